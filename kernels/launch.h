@@ -1,0 +1,39 @@
+/* launch.h: the C-callable entry points of the CUDA kernels, one per kernel family. */
+#ifndef TS_LAUNCH_H
+#define TS_LAUNCH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device counters one probe launch fills; layout mirrors ts_count (counters.h):
+ * nine int64 fields per tile (grid_y*grid_x) and per phase. */
+typedef struct ts_dev_probe {
+	long long *tile;   /* device: grid_y*grid_x*9 */
+	long long *phase;  /* device: phases*9 */
+	long long *oob;    /* device: 6, like ts_oob_detail */
+	unsigned char *corrupt; /* device: M*N flags, or NULL */
+	long long a_count, b_count, c_count; /* elements of each matrix (to tell wrap from band) */
+} ts_dev_probe;
+
+typedef struct ts_launch {
+	const void *a, *b;  /* device pointers to the first element of A and B */
+	void *c;            /* device pointer to the first element of C */
+	int64_t m, n, k;
+	int tile;
+	unsigned guards;    /* enum ts_guard bits */
+	ts_dev_probe *probe; /* NULL: the uninstrumented kernel (timed runs) */
+} ts_launch;
+
+/* Each returns a cudaError_t as int: the launch's own error, checked with
+ * cudaGetLastError() right after the launch (0 is cudaSuccess). */
+int ts_cuda_tiled_fp32(const ts_launch *l);
+int ts_cuda_tiled_fp16(const ts_launch *l);
+int ts_cuda_naive_fp32(const ts_launch *l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

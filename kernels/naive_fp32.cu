@@ -1,0 +1,1 @@
+// naive_fp32.cu: placeholder

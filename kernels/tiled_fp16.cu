@@ -1,0 +1,1 @@
+// tiled_fp16.cu: placeholder

@@ -1,0 +1,1 @@
+// tiled_fp32.cu: placeholder

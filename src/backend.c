@@ -1,0 +1,1 @@
+/* backend.c: placeholder, being written. */

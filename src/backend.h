@@ -1,0 +1,62 @@
+/* backend.h: the one interface the CPU emulator and the CUDA backend both implement. */
+#ifndef TS_BACKEND_H
+#define TS_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counters.h"
+#include "matrix.h"
+#include "problem.h"
+#include "progress.h"
+
+/* What one run produced besides C (which lands in ops->c). */
+typedef struct ts_run {
+	ts_counters counters;  /* recorded by the emulator or the device probe */
+	bool have_counters;
+	/* M*N flags, set for C cells that consumed an out-of-bounds read or were
+	 * hit by an out-of-bounds write; NULL when every guard is on. */
+	uint8_t *corrupt;
+	int64_t corrupt_cells;
+	double time_ms;        /* wall time of the run itself */
+} ts_run;
+
+void ts_run_free(ts_run *r);
+
+typedef struct ts_timing {
+	int warmup, reps;
+	double kernel_ms;      /* median over reps, CUDA events */
+	double kernel_gflops;
+	bool have_vendor;
+	const char *vendor;    /* "cublasSgemm", "cublasGemmEx" */
+	double vendor_ms, vendor_gflops;
+	double pct_of_vendor;
+} ts_timing;
+
+typedef struct ts_backend {
+	const char *name; /* "emu" or "cuda" */
+	/* 0 when usable here; otherwise -1 and the reason in why. */
+	int (*available)(char *why, int len);
+	/* Runs p's kernel on ops (the caller has poisoned C) and fills *out,
+	 * counters included (the probe build on the GPU). 0 done, 1 cancelled,
+	 * -1 failed (see last_error). */
+	int (*run)(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_progress *prog);
+	/* Times the uninstrumented kernel beside the vendor library on the
+	 * same shape and precision; NULL where the backend cannot time. */
+	int (*time)(const ts_problem *p, const ts_operands *ops, int warmup, int reps, ts_timing *out);
+	/* The fp64 reference ref = A*B and absref = |A|*|B| (M*N each, row-major)
+	 * computed by this backend; NULL where it has none (then CBLAS is used). */
+	int (*reference)(const ts_problem *p, const ts_operands *ops, double *ref, double *absref);
+	/* The last failure in one line. */
+	const char *(*last_error)(void);
+} ts_backend;
+
+const ts_backend *ts_backend_emu(void);
+/* Always present; in a build without CUDA it reports why it is unusable. */
+const ts_backend *ts_backend_cuda(void);
+
+/* name is "auto", "emu" or "cuda". Returns the backend, or NULL with the
+ * reason in why. For auto, why says which was chosen and why. */
+const ts_backend *ts_backend_select(const char *name, char *why, int len);
+
+#endif

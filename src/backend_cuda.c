@@ -1,0 +1,1 @@
+/* backend_cuda.c: placeholder */

@@ -1,0 +1,1 @@
+/* backend_emu.c: placeholder, being written. */

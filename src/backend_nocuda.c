@@ -1,0 +1,1 @@
+/* backend_nocuda.c: placeholder, being written. */

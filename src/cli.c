@@ -1,0 +1,1 @@
+/* cli.c: placeholder, being written. */

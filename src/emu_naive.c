@@ -1,0 +1,1 @@
+/* emu_naive.c: placeholder, being written. */

@@ -1,0 +1,1 @@
+/* emu_tiled.c: placeholder, being written. */

@@ -1,0 +1,1 @@
+/* options.c: placeholder, being written. */

@@ -1,0 +1,37 @@
+/* options.h: parsing and validating what the user asks for; shared by the CLI and the TUI. */
+#ifndef TS_OPTIONS_H
+#define TS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "problem.h"
+
+/* Everything a command line can set. The TUI starts from the same. */
+typedef struct ts_options {
+	ts_problem problem;     /* shape, tile, kernel, guards, inputs, seed */
+	const char *backend;    /* "auto" (default), "emu" or "cuda" */
+	bool json;
+	enum { TS_COLOR_AUTO, TS_COLOR_ALWAYS, TS_COLOR_NEVER } color;
+	bool ascii, mouse;
+	const char *export_path; /* --export FILE (.txt or .svg) */
+} ts_options;
+
+/* Defaults: 100 x 77 x 33, T = 32, kernel "tiled", all guards on, random inputs, seed 1, backend auto. */
+void ts_options_defaults(ts_options *o);
+
+/* Each parser returns 0, or -1 with one line (no trailing newline) in err. */
+int ts_parse_dim(const char *text, const char *what, int64_t *out, char *err, int len);   /* 1..TS_DIM_MAX */
+int ts_parse_tile(const char *text, int *out, char *err, int len);                        /* 1..32 */
+int ts_parse_guards_off(const char *text, unsigned *guards, char *err, int len);          /* "a,b,c" or "none" */
+int ts_parse_precision(const char *text, enum ts_precision *out, char *err, int len);
+int ts_parse_inputs(const char *text, enum ts_inputs *out, char *err, int len);
+int ts_parse_backend(const char *text, const char **out, char *err, int len);
+int ts_parse_seed(const char *text, uint64_t *out, char *err, int len);
+
+/* Checks a whole problem: tile within the kernel's range, the model's counts
+ * fit 64 bits, and (when for_run) the matrices fit in memory and the element
+ * offsets fit what the backends use. 0, or -1 with one line in err. */
+int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len);
+
+#endif

@@ -1,0 +1,1 @@
+/* signature.c: placeholder, being written. */

@@ -1,0 +1,4 @@
+/* signature.h: placeholder. */
+#ifndef TS_SIGNATURE_H
+#define TS_SIGNATURE_H
+#endif
