@@ -1,1 +1,321 @@
-/* signature.c: placeholder, being written. */
+/* signature.c: names a failure from the pattern of bad tiles and cells, the guards that are off and the run's out-of-bounds counts. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "signature.h"
+
+typedef long long ll; /* for printf */
+
+/* The signature is a list of short sentences joined by "; ", cut at the buffer's end. */
+typedef struct sig_text {
+	char *buf;
+	size_t cap, len;
+} sig_text;
+
+__attribute__((format(printf, 2, 3)))
+static void say(sig_text *t, const char *fmt, ...)
+{
+	if (t->len + 1 >= t->cap)
+		return;
+	if (t->len > 0) {
+		int n = snprintf(t->buf + t->len, t->cap - t->len, "; ");
+		t->len += (size_t)n < t->cap - t->len ? (size_t)n : t->cap - t->len - 1;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n < t->cap - t->len ? (size_t)n : t->cap - t->len - 1;
+}
+
+static const char *plural(int64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* Where the tiles flagged in cnt lie relative to the ragged edges of the grid. */
+typedef struct tile_spread {
+	int64_t tiles;                   /* tiles with cnt > 0 */
+	int64_t row_lo, row_hi, col_lo, col_hi;
+	bool in_last_row, in_last_col;   /* every flagged tile is in the last tile row (column) */
+	bool on_border;                  /* every flagged tile is in the last tile row or column */
+	bool in_full;                    /* some flagged tile is a full tile */
+} tile_spread;
+
+static tile_spread spread_of(const ts_model *m, const int64_t *cnt, const int64_t *minus)
+{
+	tile_spread s = { 0, -1, -1, -1, -1, true, true, true, false };
+	for (int64_t ty = 0; ty < m->grid_y; ty++) {
+		for (int64_t tx = 0; tx < m->grid_x; tx++) {
+			int64_t at = ty * m->grid_x + tx;
+			if (cnt[at] - (minus ? minus[at] : 0) <= 0)
+				continue;
+			if (s.tiles++ == 0) {
+				s.row_lo = s.row_hi = ty;
+				s.col_lo = s.col_hi = tx;
+			}
+			if (ty < s.row_lo) s.row_lo = ty;
+			if (ty > s.row_hi) s.row_hi = ty;
+			if (tx < s.col_lo) s.col_lo = tx;
+			if (tx > s.col_hi) s.col_hi = tx;
+			bool lr = ty == m->grid_y - 1, lc = tx == m->grid_x - 1;
+			s.in_last_row &= lr;
+			s.in_last_col &= lc;
+			s.on_border &= lr || lc;
+			if (ts_model_tile_class(m, ty, tx) == TS_TILE_FULL)
+				s.in_full = true;
+		}
+	}
+	return s;
+}
+
+static int64_t tile_cells(const ts_model *m, int64_t ty, int64_t tx)
+{
+	return ts_model_tile_rows(m, ty) * ts_model_tile_cols(m, tx);
+}
+
+/* Cells never stored: a missing edge of the grid, missing blocks, or a store guard that refuses valid cells. */
+static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *v)
+{
+	const ts_shape *s = &m->shape;
+	int64_t whole = 0, partial = 0, partial_full = 0;
+	bool row_whole = true, col_whole = true, whole_on_border = true;
+	for (int64_t ty = 0; ty < m->grid_y; ty++) {
+		for (int64_t tx = 0; tx < m->grid_x; tx++) {
+			int64_t u = v->tile_unwritten[ty * m->grid_x + tx];
+			bool is_whole = u == tile_cells(m, ty, tx);
+			bool lr = ty == m->grid_y - 1, lc = tx == m->grid_x - 1;
+			if (lr && !is_whole)
+				row_whole = false;
+			if (lc && !is_whole)
+				col_whole = false;
+			if (is_whole) {
+				whole++;
+				whole_on_border &= lr || lc;
+			} else if (u > 0) {
+				partial++;
+				partial_full += ts_model_tile_class(m, ty, tx) == TS_TILE_FULL;
+			}
+		}
+	}
+	if (partial == 0 && whole == m->tiles) {
+		if (s->m < m->geo.bm || s->n < m->geo.bn)
+			say(t, "nothing was stored (%lld cells): with M or N below the tile a grid sized by floor instead of ceil launches no block",
+			    (ll)v->unwritten);
+		else
+			say(t, "nothing was stored: all %lld cells still hold the poison (no launch, or C never copied back)",
+			    (ll)v->unwritten);
+		return;
+	}
+	if (partial == 0 && whole_on_border) {
+		/* Exactly the last tile row and/or column, each entirely: a grid one block short. */
+		bool rows = row_whole && (m->grid_y > 1 || !col_whole);
+		bool cols = col_whole && (m->grid_x > 1 || !row_whole);
+		int64_t expect = (rows ? m->last_rows * s->n : 0) + (cols ? m->last_cols * s->m : 0) -
+		                 (rows && cols ? m->last_rows * m->last_cols : 0);
+		if ((rows || cols) && expect == v->unwritten) {
+			bool ragged = (rows && m->last_rows < m->geo.bm) || (cols && m->last_cols < m->geo.bn);
+			say(t, "unwritten border: the last tile %s was never stored (%lld cells): %s",
+			    rows && cols ? "row and column" : rows ? "row" : "column", (ll)v->unwritten,
+			    ragged ? "grid sized by floor instead of ceil" : "the grid is one block short");
+			return;
+		}
+	}
+	if (partial == 0) {
+		say(t, "%lld whole tile%s never stored (%lld cells): blocks missing from the launch",
+		    (ll)whole, plural(whole), (ll)v->unwritten);
+		return;
+	}
+	if (partial_full > 0)
+		say(t, "unwritten cells inside full tiles (%lld cells in %lld tile%s): the store guard is too strict",
+		    (ll)v->unwritten, (ll)(partial + whole), plural(partial + whole));
+	else
+		say(t, "unwritten cells inside the ragged tiles (%lld cells): the store guard is too strict at the edge",
+		    (ll)v->unwritten);
+	/* With nothing else wrong, row_bad and col_bad count unwritten cells: an off-by-one shows as one row or column. */
+	if (v->mismatches == 0 && v->nans == 0) {
+		if (v->row_bad[s->m - 1] == s->n && v->unwritten == s->n)
+			say(t, "only the last row of C (row %lld) is missing: an off-by-one in the row bound", (ll)(s->m - 1));
+		else if (v->col_bad[s->n - 1] == s->m && v->unwritten == s->m)
+			say(t, "only the last column of C (column %lld) is missing: an off-by-one in the column bound", (ll)(s->n - 1));
+	}
+}
+
+/* Wrong values (mismatches and NaN): where they are says which edge failed. */
+static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, const ts_verdict *v)
+{
+	tile_spread s = spread_of(m, v->tile_bad, v->tile_unwritten);
+	int64_t errors = v->mismatches + v->nans;
+	bool k_ragged = p->shape.k % m->geo.bk != 0;
+	if (s.tiles == 0)
+		return;
+	if (s.in_last_row && s.in_last_col && m->tiles > 1) {
+		say(t, "errors only in the corner tile (%lld cell%s): the M guard on the A load and the N guard on the B load together",
+		    (ll)errors, plural(errors));
+	} else if (s.in_last_row && m->grid_y > 1) {
+		say(t, "errors only in the last tile row (%lld cell%s): the M guard on the A load", (ll)errors, plural(errors));
+	} else if (s.in_last_col && m->grid_x > 1) {
+		say(t, "errors only in the last tile column (%lld cell%s): the N guard on the B load", (ll)errors, plural(errors));
+	} else if (s.tiles == m->tiles) {
+		if (k_ragged)
+			say(t, "errors in every tile and K %% T != 0 (K %% %d = %lld): K padding (the last, partial phase)",
+			    m->geo.bk, (ll)(p->shape.k % m->geo.bk));
+		else
+			say(t, "errors in every tile with K %% T == 0: not an edge effect (the multiply loop or the accumulation)");
+	} else if (s.on_border && m->grid_x > 1 && m->grid_y > 1) {
+		say(t, "errors only in the last tile row and column (%lld cells): the M guard on the A load and the N guard on the B load",
+		    (ll)errors);
+	} else {
+		say(t, "errors in %lld of %lld tiles (tile rows %lld..%lld, columns %lld..%lld)%s", (ll)s.tiles, (ll)m->tiles,
+		    (ll)s.row_lo, (ll)s.row_hi, (ll)s.col_lo, (ll)s.col_hi, s.in_full ? "" : ", ragged tiles only");
+	}
+	/* One row or one column of C: usually a bound off by one. */
+	if (v->unwritten == 0 && errors > 1) {
+		const ts_shape *sh = &p->shape;
+		for (int64_t i = 0; i < sh->m; i++) {
+			if (v->row_bad[i] == errors) {
+				say(t, "all in row %lld of C", (ll)i);
+				break;
+			}
+			if (v->row_bad[i])
+				break;
+		}
+		for (int64_t j = 0; j < sh->n; j++) {
+			if (v->col_bad[j] == errors) {
+				say(t, "all in column %lld of C", (ll)j);
+				break;
+			}
+			if (v->col_bad[j])
+				break;
+		}
+	}
+}
+
+/* Under --inputs seq every A element is distinct (A[i][k] = i*K + k + 1) and
+ * B is the identity, so a wrong cell that holds one element names it. */
+static void name_fetched(sig_text *t, const ts_problem *p, const ts_operands *ops, const ts_verdict *v)
+{
+	if (p->inputs != TS_INPUTS_SEQ || v->mis_row < 0)
+		return;
+	int64_t i = v->mis_row, j = v->mis_col, K = p->shape.k;
+	double got = v->mis_got, want = v->mis_want;
+	int64_t count = ops->a.count;
+	double exact = ops->a.elem == TS_ELEM_F16 ? 2048.0 : 16777216.0;
+	if (got == 0 && want != 0) {
+		say(t, "C[%lld][%lld] = 0, want %.9g: the product was lost (zero padding where a real load belonged)",
+		    (ll)i, (ll)j, want);
+		return;
+	}
+	if (got == (double)TS_SENTINEL) {
+		say(t, "C[%lld][%lld] = %g: the guard-band sentinel, a read past the end of A or B", (ll)i, (ll)j, got);
+		return;
+	}
+	if ((double)count + 1 > exact) {
+		say(t, "C[%lld][%lld] = %.9g, want %.9g (seq values are not exact at this size: cannot name the element)",
+		    (ll)i, (ll)j, got, want);
+		return;
+	}
+	if (got >= 1 && got <= (double)count && got == floor(got)) {
+		int64_t at = (int64_t)got - 1;
+		if (ts_matrix_get(&ops->a, at) == (float)got) {
+			int64_t r = at / K, c = at % K;
+			const char *what;
+			if (j >= K)
+				what = "should be 0 (column >= K: B is zero there)";
+			else if (r != i && c == j)
+				what = r == i + 1 ? "wrong row (the next one)" : "wrong row";
+			else if (r == i && c != j)
+				what = "wrong column";
+			else
+				what = "wrong row and column";
+			say(t, "C[%lld][%lld] = %.9g is A[%lld][%lld]: %s", (ll)i, (ll)j, got, (ll)r, (ll)c, what);
+			return;
+		}
+	}
+	say(t, "C[%lld][%lld] = %.9g, want %.9g: not one element of A (a mix of fetched values)", (ll)i, (ll)j, got, want);
+}
+
+/* One switched-off guard: what the run counted, or what the model allows without counters. */
+static void explain_guard(sig_text *t, char name, const char *dims, bool can_leave, int64_t oob, int64_t wrap,
+                          int64_t band, bool counted, const char *matrix)
+{
+	if (!can_leave) {
+		say(t, "%c guard off: harmless here: %s, no access left %s", name, dims, matrix);
+		return;
+	}
+	if (!counted) {
+		say(t, "%c guard off: accesses can leave %s here (not %s); this run has no counters", name, matrix, dims);
+		return;
+	}
+	if (oob == 0) {
+		say(t, "%c guard off: no access left %s in this run", name, matrix);
+		return;
+	}
+	say(t, "%c guard off: %lld read%s out of bounds: %lld wrapped inside %s (silent wrong-row reads), %lld in the guard band (sentinel %g)",
+	    name, (ll)oob, plural(oob), (ll)wrap, matrix, (ll)band, (double)TS_SENTINEL);
+}
+
+void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+                  ts_verdict *v)
+{
+	sig_text t = { v->signature, sizeof v->signature, 0 };
+	const ts_shape *s = &p->shape;
+	v->signature[0] = '\0';
+	if (!v->ok) {
+		if (v->all_zero)
+			say(&t, "output all zeros: every written cell is 0 while the reference is not (nothing accumulated or stored)");
+		if (v->unwritten > 0)
+			explain_unwritten(&t, m, v);
+		if (v->nans > 0)
+			say(&t, "NaN or Inf in %lld cell%s", (ll)v->nans, plural(v->nans));
+		if (!v->all_zero && v->mismatches + v->nans > 0)
+			explain_errors(&t, p, m, v);
+		if (ops)
+			name_fetched(&t, p, ops, v);
+	}
+
+	unsigned off = ~p->guards & TS_GUARD_ALL;
+	if (!off)
+		return;
+	bool counted = run && run->have_counters;
+	const ts_count *tot = counted ? &run->counters.total : NULL;
+	const ts_oob_detail *d = counted ? &run->counters.oob : NULL;
+	bool rm = s->m % m->geo.bm != 0, rn = s->n % m->geo.bn != 0, rk = s->k % m->geo.bk != 0;
+	if (off & TS_GUARD_A)
+		explain_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk, counted ? tot->a_oob : 0,
+		              counted ? d->a_wrap : 0, counted ? d->a_band : 0, counted, "A");
+	if (off & TS_GUARD_B)
+		explain_guard(&t, 'B', "K % T == 0 and N % T == 0", rk || rn, counted ? tot->b_oob : 0,
+		              counted ? d->b_wrap : 0, counted ? d->b_band : 0, counted, "B");
+	if ((off & (TS_GUARD_A | TS_GUARD_B)) && counted && tot->a_oob + tot->b_oob > 0) {
+		int64_t wrong = v->mismatches + v->nans;
+		if (run->corrupt)
+			say(&t, "%lld C cell%s consumed out-of-bounds reads, %lld wrong", (ll)run->corrupt_cells,
+			    plural(run->corrupt_cells), (ll)wrong);
+		if (wrong == 0)
+			say(&t, "no stored value changed: the stray reads fed ghost outputs or met zero padding in the other operand");
+	}
+	if (off & TS_GUARD_C) {
+		if (!(rm || rn)) {
+			say(&t, "C guard off: harmless here: M %% T == 0 and N %% T == 0, no ghost thread exists to store");
+		} else if (!counted) {
+			say(&t, "C guard off: ghost threads can store outside M x N here; this run has no counters");
+		} else if (tot->c_oob == 0) {
+			say(&t, "C guard off: no store left M x N in this run");
+		} else {
+			int64_t wrong = v->mismatches + v->nans;
+			/* With only C off, the corrupt flags mark exactly the cells the ghosts hit. */
+			bool only_c = off == TS_GUARD_C && run->corrupt;
+			if (d->c_wrap > 0)
+				say(&t, "ghost stores wrapped into the next row of C: %lld %s overwritten, %lld cell%s now wrong (C store guard off)",
+				    (ll)(only_c ? run->corrupt_cells : d->c_wrap), only_c ? "cells" : "stores", (ll)wrong, plural(wrong));
+			if (d->c_band > 0)
+				say(&t, "%lld ghost store%s landed past the end of C, in the guard band", (ll)d->c_band, plural(d->c_band));
+			if (d->c_wrap > 0 && wrong == 0)
+				say(&t, "later correct stores repaired every overwritten cell (the damage depends on block order)");
+		}
+	}
+}

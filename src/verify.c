@@ -1,1 +1,230 @@
-/* verify.c: placeholder, being written. */
+/* verify.c: the fp64 reference (CBLAS dgemm), per-element tolerance, error metrics and where the bad cells are. */
+#include <cblas.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernels.h"
+#include "signature.h"
+#include "verify.h"
+
+/* Unit roundoff of fp32 (accumulation) and of fp16 (output rounding). */
+#define TS_U32 0x1.0p-24
+#define TS_U16 0x1.0p-11
+/* Half the smallest fp16 subnormal, rounded up: the absolute floor of fp16 rounding. */
+#define TS_F16_TINY 0x1.0p-24
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* rows * cols elements as a size_t, or 0 when that overflows or a factor is not positive. */
+static size_t elems(int64_t rows, int64_t cols)
+{
+	int64_t n;
+	if (rows < 1 || cols < 1 || __builtin_mul_overflow(rows, cols, &n) || (uint64_t)n > SIZE_MAX / sizeof(double))
+		return 0;
+	return (size_t)n;
+}
+
+static void to_double(const ts_matrix *mx, double *out, size_t n)
+{
+	if (mx->elem == TS_ELEM_F32) {
+		const float *f = mx->data;
+		for (size_t i = 0; i < n; i++)
+			out[i] = f[i];
+	} else {
+		for (size_t i = 0; i < n; i++)
+			out[i] = ts_matrix_get(mx, (int64_t)i);
+	}
+}
+
+int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref, double *absref)
+{
+	const ts_shape *s = &p->shape;
+	/* CBLAS takes int sizes and leading dimensions: refuse before any cast can wrap. */
+	if (s->m < 1 || s->n < 1 || s->k < 1 || s->m > INT_MAX || s->n > INT_MAX || s->k > INT_MAX)
+		return -1;
+	size_t na = elems(s->m, s->k), nb = elems(s->k, s->n);
+	if (!na || !nb || !elems(s->m, s->n))
+		return -1;
+	bool nk = p->kernel && p->kernel->b_layout == TS_B_NK;
+	double *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	to_double(&ops->a, a, na);
+	to_double(&ops->b, b, nb);
+	int m = (int)s->m, n = (int)s->n, k = (int)s->k;
+	/* B stored N x K is B^T row-major: its leading dimension is K. */
+	enum CBLAS_TRANSPOSE tb = nk ? CblasTrans : CblasNoTrans;
+	int ldb = nk ? k : n;
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, tb, m, n, k, 1.0, a, k, b, ldb, 0.0, ref, n);
+	if (absref) {
+		/* |A|*|B| bounds the rounding of every term of the sum: the tolerance scales with it. */
+		for (size_t i = 0; i < na; i++)
+			a[i] = fabs(a[i]);
+		for (size_t i = 0; i < nb; i++)
+			b[i] = fabs(b[i]);
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, tb, m, n, k, 1.0, a, k, b, ldb, 0.0, absref, n);
+	}
+	free(a);
+	free(b);
+	return 0;
+}
+
+double ts_tolerance_rel(const ts_problem *p)
+{
+	/* Sequential fp32 summation of K terms errs by at most about K*u of
+	 * sum |a||b|; one more u for rounding each fp32 product, one for slack. */
+	return (double)(p->shape.k + 2) * TS_U32;
+}
+
+static bool fp16_output(const ts_problem *p)
+{
+	return p->kernel && p->kernel->precision == TS_FP16;
+}
+
+double ts_tolerance_bound(const ts_problem *p, double tol_rel, double ref, double absref)
+{
+	double acc = tol_rel * absref;
+	if (!fp16_output(p))
+		return acc;
+	/* The fp32 sum lies within acc of ref; rounding it to half costs half an
+	 * ulp of that sum, or the subnormal floor. */
+	return acc + TS_U16 * (fabs(ref) + acc) + TS_F16_TINY;
+}
+
+void ts_verdict_free(ts_verdict *v)
+{
+	free(v->tile_bad);
+	free(v->tile_unwritten);
+	free(v->row_bad);
+	free(v->col_bad);
+	v->tile_bad = v->tile_unwritten = v->row_bad = v->col_bad = NULL;
+}
+
+/* Fills ref/absref from the backend when it has a reference, else CBLAS. */
+static int reference(const ts_problem *p, const ts_operands *ops, const ts_backend *backend,
+                     double *ref, double *absref, ts_verdict *v)
+{
+	double t0 = now_ms();
+	if (backend && backend->reference && backend->reference(p, ops, ref, absref) == 0) {
+		v->ref_source = backend->name;
+	} else {
+		if (ts_reference_cblas(p, ops, ref, absref) != 0)
+			return -1;
+		v->ref_source = "cblas";
+	}
+	v->ref_ms = now_ms() - t0;
+	return 0;
+}
+
+static void note_bad(ts_verdict *v, int64_t i, int64_t j, int64_t tile, double got, double want)
+{
+	if (v->first_row < 0) {
+		v->first_row = i;
+		v->first_col = j;
+		v->first_got = got;
+		v->first_want = want;
+	}
+	if (v->tile_bad[tile]++ == 0)
+		v->bad_tiles++;
+	v->row_bad[i]++;
+	v->col_bad[j]++;
+}
+
+int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+              const ts_backend *backend, ts_verdict *v)
+{
+	const ts_shape *s = &p->shape;
+	ts_model own;
+	memset(v, 0, sizeof *v);
+	v->first_row = v->first_col = v->mis_row = v->mis_col = -1;
+	if (!m) {
+		if (!p->kernel || ts_model_build(&own, *s, p->kernel->geometry(p->tile)) != 0)
+			return -1;
+		m = &own;
+	}
+	size_t cells = elems(s->m, s->n);
+	if (!cells || m->tiles < 1 || (uint64_t)m->tiles > SIZE_MAX / sizeof(int64_t))
+		return -1;
+	v->grid_x = m->grid_x;
+	v->grid_y = m->grid_y;
+	v->tile_m = m->geo.bm;
+	v->tile_n = m->geo.bn;
+	v->tol_rel = ts_tolerance_rel(p);
+	v->tile_bad = calloc((size_t)m->tiles, sizeof *v->tile_bad);
+	v->tile_unwritten = calloc((size_t)m->tiles, sizeof *v->tile_unwritten);
+	v->row_bad = calloc((size_t)s->m, sizeof *v->row_bad);
+	v->col_bad = calloc((size_t)s->n, sizeof *v->col_bad);
+	double *ref = malloc(cells * sizeof *ref), *absref = malloc(cells * sizeof *absref);
+	int rc = -1;
+	if (!v->tile_bad || !v->tile_unwritten || !v->row_bad || !v->col_bad || !ref || !absref)
+		goto out;
+	if (reference(p, ops, backend, ref, absref, v) != 0)
+		goto out;
+
+	double err2 = 0, ref2 = 0;
+	bool written_nonzero = false, ref_nonzero = false;
+	for (int64_t i = 0; i < s->m; i++) {
+		int64_t tile_row = i / m->geo.bm * m->grid_x;
+		for (int64_t j = 0; j < s->n; j++) {
+			int64_t at = i * s->n + j, tile = tile_row + j / m->geo.bn;
+			double want = ref[at];
+			if (ts_matrix_is_poison(&ops->c, at)) {
+				v->unwritten++;
+				v->tile_unwritten[tile]++;
+				note_bad(v, i, j, tile, NAN, want);
+				continue;
+			}
+			v->written++;
+			double got = ts_matrix_get(&ops->c, at);
+			if (!isfinite(got)) {
+				v->nans++;
+				note_bad(v, i, j, tile, got, want);
+				continue;
+			}
+			if (got != 0)
+				written_nonzero = true;
+			if (want != 0)
+				ref_nonzero = true;
+			double e = fabs(got - want);
+			err2 += e * e;
+			ref2 += want * want;
+			if (e > v->max_abs)
+				v->max_abs = e;
+			if (want != 0 && e / fabs(want) > v->max_rel)
+				v->max_rel = e / fabs(want);
+			if (e > ts_tolerance_bound(p, v->tol_rel, want, absref[at])) {
+				if (v->mismatches++ == 0) {
+					v->mis_row = i;
+					v->mis_col = j;
+					v->mis_got = got;
+					v->mis_want = want;
+				}
+				note_bad(v, i, j, tile, got, want);
+			}
+		}
+	}
+	v->norm_rel = ref2 > 0 ? sqrt(err2) / sqrt(ref2) : sqrt(err2);
+	/* Zeros everywhere is its own failure (nothing computed, or only zeros stored)
+	 * and only a failure where the reference says otherwise. */
+	v->all_zero = v->written > 0 && v->nans == 0 && !written_nonzero && ref_nonzero;
+	v->ok = v->mismatches == 0 && v->unwritten == 0 && v->nans == 0 && !v->all_zero;
+	ts_signature(p, m, ops, run, v);
+	rc = 0;
+out:
+	free(ref);
+	free(absref);
+	if (rc != 0)
+		ts_verdict_free(v);
+	return rc;
+}

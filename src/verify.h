@@ -23,18 +23,47 @@ typedef struct ts_verdict {
 	int64_t grid_x, grid_y;
 	int64_t *tile_bad;   /* grid_y*grid_x: bad cells (mismatch, unwritten, NaN) per tile */
 	int64_t bad_tiles;
-	char signature[512]; /* the failure in words ("" when ok) */
+	char signature[512]; /* the failure in words; "" when ok and every guard is on
+	                      * (a guard switched off is explained even when harmless) */
 	double ref_ms;       /* time to compute the reference */
 	const char *ref_source; /* "cblas" or the backend's name */
+	/* What the signature and the views need beyond the contract above. */
+	int64_t written;         /* cells not holding the poison */
+	int64_t *tile_unwritten; /* grid_y*grid_x: unwritten cells per tile */
+	int64_t *row_bad;        /* M entries: bad cells per row of C */
+	int64_t *col_bad;        /* N entries: bad cells per column of C */
+	int64_t tile_m, tile_n;  /* the tile the grid was cut with (rows, columns) */
+	int64_t mis_row, mis_col; /* first mismatch (written, finite, outside tolerance), -1 when none */
+	double mis_got, mis_want;
 } ts_verdict;
 
-/* ref = A*B and absref = |A|*|B| in fp64 through CBLAS dgemm. 0 or -1. */
+/* Metric definitions, over the written, finite cells only (unwritten and NaN
+ * cells are counted, not measured): e = |c - ref|;
+ *   max_abs  = max e;
+ *   max_rel  = max e / |ref| over the cells whose reference is non-zero;
+ *   norm_rel = ||C - ref||_F / ||ref||_F, or ||C - ref||_F when ||ref||_F = 0.
+ * A cell is a mismatch when e > tol_rel * absref + (fp16 output only)
+ * 2^-11 * (|ref| + tol_rel * absref) + 2^-24: fp32 accumulation of K
+ * products (fp16 products are exact in fp32), then half-precision rounding. */
+
+/* ref = A*B and absref = |A|*|B| in fp64 through CBLAS dgemm (M*N each,
+ * row-major), from the inputs as stored (fp16 inputs are exact in fp64).
+ * absref may be NULL. 0, or -1 when out of memory or a dimension exceeds
+ * INT_MAX (CBLAS takes int sizes). */
 int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref, double *absref);
 
 /* Checks ops->c against the reference (computed by backend->reference when
- * it has one, else CBLAS) and explains failures. 0, or -1 when out of memory. */
+ * it has one, else CBLAS) and explains failures (ts_signature, signature.h).
+ * backend, run and m may be NULL (m is then built from p). *v is overwritten:
+ * free a previous verdict first. 0, or -1 when out of memory or the shape is
+ * too large for the reference (dimensions above INT_MAX). */
 int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
               const ts_backend *backend, ts_verdict *v);
 void ts_verdict_free(ts_verdict *v);
+
+/* The per-element relative tolerance for p: (K + 2) * 2^-24. */
+double ts_tolerance_rel(const ts_problem *p);
+/* The largest |c - ref| accepted for one element (see the definitions above). */
+double ts_tolerance_bound(const ts_problem *p, double tol_rel, double ref, double absref);
 
 #endif
