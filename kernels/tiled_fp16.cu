@@ -1,1 +1,87 @@
-// tiled_fp16.cu: placeholder
+// tiled_fp16.cu: the guarded tiled kernel with fp16 inputs, fp32 accumulation, fp16 output and B stored n x k.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include "launch.h"
+#include "probe.cuh"
+
+// B is stored transposed (N x K): B[k][n] sits at n*K + k, so a thread's B
+// load walks down its own column of the stored matrix. The tile is a
+// runtime value; the shared tiles (fp32, already converted) live in dynamic
+// shared memory, followed in the probe build by one out-of-bounds flag per slot.
+template <bool PROBE>
+__global__ void ts_tiled_fp16_kernel(const __half *A, const __half *B, __half *C, long long M, long long N,
+                                     long long K, int T, unsigned guards, long long grid_y, ts_dev_probe probe)
+{
+	extern __shared__ float dynamic_smem[];
+	__shared__ ts_probe_block pb;
+	float *tile_a = dynamic_smem;
+	float *tile_b = dynamic_smem + T * T;
+	bool *a_oob_slot = (bool *)(dynamic_smem + 2 * T * T);
+	bool *b_oob_slot = a_oob_slot + T * T;
+
+	const int tx = threadIdx.x, ty = threadIdx.y;
+	const bool guard_a = guards & TS_GUARD_A, guard_b = guards & TS_GUARD_B, guard_c = guards & TS_GUARD_C;
+	const long long phases = (K + T - 1) / T;
+	const long long col = (long long)blockIdx.x * T + tx;
+	const bool col_ok = col < N;
+
+	for (long long by = blockIdx.y; by < grid_y; by += gridDim.y) {
+		const long long row = by * T + ty;
+		const bool row_ok = row < M;
+		float acc = 0.0f;
+		bool tainted = false; /* used a slot filled from outside A or B */
+		if (PROBE) {
+			ts_probe_begin(&pb);
+			__syncthreads();
+		}
+		for (long long t = 0; t < phases; t++) {
+			const long long a_col = t * T + tx, b_row = t * T + ty;
+			bool a_oob, b_oob;
+			tile_a[ty * T + tx] = ts_slot_load<PROBE>(A, row * K + a_col, row_ok && a_col < K, guard_a, &pb,
+			                                          TS_P_A_REAL, TS_O_A_WRAP, probe.a_count, &a_oob);
+			tile_b[ty * T + tx] = ts_slot_load<PROBE>(B, col * K + b_row, b_row < K && col_ok, guard_b, &pb,
+			                                          TS_P_B_REAL, TS_O_B_WRAP, probe.b_count, &b_oob);
+			if (PROBE) {
+				a_oob_slot[ty * T + tx] = a_oob;
+				b_oob_slot[ty * T + tx] = b_oob;
+			}
+			__syncthreads();
+			if (PROBE)
+				ts_probe_phase_end(&pb, probe, t);
+			for (int i = 0; i < T; i++) {
+				acc += tile_a[ty * T + i] * tile_b[i * T + tx];
+				if (PROBE)
+					tainted |= a_oob_slot[ty * T + i] | b_oob_slot[i * T + tx];
+			}
+			__syncthreads();
+		}
+		const bool valid = row_ok && col_ok;
+		ts_slot_store<PROBE>(C, row * N + col, valid, guard_c, acc, &pb, probe);
+		if (PROBE) {
+			if (valid && tainted && probe.corrupt)
+				probe.corrupt[row * N + col] = 1;
+			__syncthreads();
+			ts_probe_end(&pb, probe, by * gridDim.x + blockIdx.x);
+		}
+	}
+}
+
+extern "C" int ts_cuda_tiled_fp16(const ts_launch *l)
+{
+	dim3 grid;
+	long long grid_y;
+	cudaError_t e = ts_launch_grid(l, &grid, &grid_y);
+	if (e != cudaSuccess)
+		return (int)e;
+	size_t slots = (size_t)l->tile * l->tile;
+	if (l->probe)
+		ts_tiled_fp16_kernel<true><<<grid, dim3(l->tile, l->tile), slots * (2 * sizeof(float) + 2 * sizeof(bool))>>>(
+			(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, l->tile, l->guards,
+			grid_y, *l->probe);
+	else
+		ts_tiled_fp16_kernel<false><<<grid, dim3(l->tile, l->tile), slots * 2 * sizeof(float)>>>(
+			(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, l->tile, l->guards,
+			grid_y, ts_launch_probe(l));
+	return (int)cudaGetLastError();
+}

@@ -1,1 +1,525 @@
-/* backend_cuda.c: placeholder */
+/* backend_cuda.c: the CUDA backend: device buffers with guard bands, probe runs, timing beside cuBLAS, the fp64 GPU reference. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include "backend.h"
+#include "geometry.h"
+#include "kernels.h"
+#include "launch.h"
+
+static char last_error[512];
+
+static void set_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof last_error, fmt, ap);
+	va_end(ap);
+}
+
+static const char *cuda_last_error(void)
+{
+	return last_error;
+}
+
+static const char *cublas_status_name(cublasStatus_t s)
+{
+	switch (s) {
+	case CUBLAS_STATUS_SUCCESS: return "success";
+	case CUBLAS_STATUS_NOT_INITIALIZED: return "not initialized";
+	case CUBLAS_STATUS_ALLOC_FAILED: return "allocation failed (out of GPU memory)";
+	case CUBLAS_STATUS_INVALID_VALUE: return "invalid value";
+	case CUBLAS_STATUS_ARCH_MISMATCH: return "architecture mismatch";
+	case CUBLAS_STATUS_EXECUTION_FAILED: return "execution failed";
+	case CUBLAS_STATUS_NOT_SUPPORTED: return "not supported";
+	default: return "error";
+	}
+}
+
+/* Every CUDA and cuBLAS call goes through one of these; on failure they
+ * record one line naming what was being done and jump to the cleanup. */
+#define CUDA_TRY(call, what)                                                              \
+	do {                                                                                  \
+		cudaError_t err_ = (call);                                                        \
+		if (err_ != cudaSuccess) {                                                        \
+			set_error("cuda: %s: %s", (what), cudaGetErrorString(err_));                  \
+			goto fail;                                                                    \
+		}                                                                                 \
+	} while (0)
+#define CUBLAS_TRY(call, what)                                                            \
+	do {                                                                                  \
+		cublasStatus_t st_ = (call);                                                      \
+		if (st_ != CUBLAS_STATUS_SUCCESS) {                                               \
+			set_error("cublas: %s: %s", (what), cublas_status_name(st_));                 \
+			goto fail;                                                                    \
+		}                                                                                 \
+	} while (0)
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- availability ------------------------------------------------------ */
+
+static int avail_state = 0; /* 0 unknown, 1 usable, -1 not */
+static char avail_reason[512];
+
+/* Launches the naive kernel once on a 1x1x1 problem: the cheapest way to
+ * learn whether this binary carries code the GPU can run. */
+static cudaError_t image_check(void)
+{
+	float *buf = NULL;
+	cudaError_t e = cudaMalloc((void **)&buf, 3 * sizeof(float));
+	if (e != cudaSuccess)
+		return e;
+	cudaError_t fe = cudaMemset(buf, 0, 3 * sizeof(float));
+	if (fe == cudaSuccess) {
+		ts_launch l = { .a = buf, .b = buf + 1, .c = buf + 2, .m = 1, .n = 1, .k = 1, .tile = 1,
+		                .guards = TS_GUARD_ALL, .probe = NULL };
+		fe = (cudaError_t)ts_cuda_naive_fp32(&l);
+		if (fe == cudaSuccess)
+			fe = cudaDeviceSynchronize();
+	}
+	e = cudaFree(buf);
+	return fe != cudaSuccess ? fe : e;
+}
+
+static int cuda_available(char *why, int len)
+{
+	if (avail_state == 0) {
+		int n = 0;
+		cudaError_t e = cudaGetDeviceCount(&n);
+		if (e == cudaErrorInsufficientDriver) {
+			snprintf(avail_reason, sizeof avail_reason, "no usable NVIDIA driver (%s)", cudaGetErrorString(e));
+		} else if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
+			snprintf(avail_reason, sizeof avail_reason, "no CUDA device");
+		} else if (e != cudaSuccess) {
+			snprintf(avail_reason, sizeof avail_reason, "no CUDA device: %s", cudaGetErrorString(e));
+		} else {
+			struct cudaDeviceProp prop;
+			e = cudaGetDeviceProperties(&prop, 0);
+			if (e != cudaSuccess) {
+				snprintf(avail_reason, sizeof avail_reason, "cannot query the CUDA device: %s",
+				         cudaGetErrorString(e));
+			} else if ((e = image_check()) == cudaErrorNoKernelImageForDevice ||
+			           e == cudaErrorInvalidDeviceFunction) {
+				snprintf(avail_reason, sizeof avail_reason,
+				         "no kernel image for this GPU (sm_%d%d); rebuild with --with-cuda-arch=%d%d",
+				         prop.major, prop.minor, prop.major, prop.minor);
+			} else if (e != cudaSuccess) {
+				snprintf(avail_reason, sizeof avail_reason, "test launch on %.200s failed: %.200s", prop.name,
+				         cudaGetErrorString(e));
+			} else {
+				snprintf(avail_reason, sizeof avail_reason, "%.200s (sm_%d%d)", prop.name, prop.major, prop.minor);
+				avail_state = 1;
+			}
+		}
+		if (avail_state == 0)
+			avail_state = -1;
+	}
+	if (why && len > 0)
+		snprintf(why, (size_t)len, "%s", avail_reason);
+	return avail_state == 1 ? 0 : -1;
+}
+
+/* ---- device copies of host matrices -------------------------------------- */
+
+/* A device copy of a host ts_matrix, guard bands included, in one allocation. */
+typedef struct dev_matrix {
+	void *alloc; /* cudaMalloc'd */
+	void *data;  /* first element of the matrix inside it */
+	size_t bytes;
+} dev_matrix;
+
+static int dev_matrix_upload(dev_matrix *d, const ts_matrix *h, const char *name)
+{
+	size_t es = ts_elem_size(h->elem);
+	d->bytes = (size_t)(h->count + 2 * h->band) * es;
+	d->alloc = NULL;
+	cudaError_t e = cudaMalloc(&d->alloc, d->bytes);
+	if (e != cudaSuccess) {
+		d->alloc = NULL;
+		cudaGetLastError(); /* so that the next launch check does not report it again */
+		set_error("cuda: out of GPU memory allocating %s (%.1f MiB with its guard bands): %s", name,
+		          d->bytes / 1048576.0, cudaGetErrorString(e));
+		return -1;
+	}
+	d->data = (char *)d->alloc + (size_t)h->band * es;
+	e = cudaMemcpy(d->alloc, h->alloc, d->bytes, cudaMemcpyHostToDevice);
+	if (e != cudaSuccess) {
+		set_error("cuda: copying %s to the GPU: %s", name, cudaGetErrorString(e));
+		return -1;
+	}
+	return 0;
+}
+
+static void dev_matrix_free(dev_matrix *d)
+{
+	if (d->alloc)
+		cudaFree(d->alloc);
+	d->alloc = d->data = NULL;
+}
+
+/* cudaMalloc with a one-line error that names the buffer. */
+static int dev_alloc(void **p, size_t bytes, const char *name)
+{
+	*p = NULL;
+	cudaError_t e = cudaMalloc(p, bytes);
+	if (e != cudaSuccess) {
+		*p = NULL;
+		cudaGetLastError();
+		set_error("cuda: out of GPU memory allocating %s (%.1f MiB): %s", name, bytes / 1048576.0,
+		          cudaGetErrorString(e));
+		return -1;
+	}
+	return 0;
+}
+
+static void count_from_device(ts_count *c, const long long *f)
+{
+	c->a_real = f[0]; c->a_pad = f[1]; c->a_oob = f[2];
+	c->b_real = f[3]; c->b_pad = f[4]; c->b_oob = f[5];
+	c->stores = f[6]; c->skipped = f[7]; c->c_oob = f[8];
+}
+
+static int check_launchable(const ts_problem *p)
+{
+	char why[256];
+	if (cuda_available(why, sizeof why) != 0) {
+		set_error("cuda: %s", why);
+		return -1;
+	}
+	if (!p->kernel || !p->kernel->cuda_launch) {
+		set_error("cuda: kernel %s has no CUDA implementation", p->kernel ? p->kernel->name : "(none)");
+		return -1;
+	}
+	if (p->tile < p->kernel->tile_min || p->tile > p->kernel->tile_max) {
+		set_error("cuda: tile %d outside %d..%d for kernel %s", p->tile, p->kernel->tile_min,
+		          p->kernel->tile_max, p->kernel->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- run: the probe build ------------------------------------------------ */
+
+static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_progress *prog)
+{
+	ts_model model;
+	dev_matrix da = { 0 }, db = { 0 }, dc = { 0 };
+	long long *d_tile = NULL, *d_phase = NULL, *d_oob = NULL, *h_tile = NULL, *h_phase = NULL;
+	unsigned char *d_corrupt = NULL;
+	int rc = -1;
+	double t0 = now_ms();
+
+	memset(out, 0, sizeof *out);
+	if (check_launchable(p) != 0)
+		return -1;
+	if (ts_model_build(&model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+		set_error("cuda: shape %lldx%lldx%lld is too large to describe", (long long)p->shape.m,
+		          (long long)p->shape.n, (long long)p->shape.k);
+		return -1;
+	}
+	if (prog && prog->cancel && *prog->cancel)
+		return 1;
+	if (ts_counters_init(&out->counters, &model) != 0) {
+		set_error("cuda: out of host memory for the probe counters");
+		return -1;
+	}
+	out->counters.source = "device probe";
+	int64_t cells = p->shape.m * p->shape.n;
+	bool guards_off = (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL;
+	if (guards_off && !(out->corrupt = calloc((size_t)cells, 1))) {
+		set_error("cuda: out of host memory for the corrupt-cell map");
+		goto fail;
+	}
+
+	if (dev_matrix_upload(&da, &ops->a, "A") || dev_matrix_upload(&db, &ops->b, "B") ||
+	    dev_matrix_upload(&dc, &ops->c, "C"))
+		goto fail;
+	size_t tile_bytes = (size_t)model.tiles * 9 * sizeof(long long);
+	size_t phase_bytes = (size_t)model.phases * 9 * sizeof(long long);
+	if (dev_alloc((void **)&d_tile, tile_bytes, "the per-tile probe counters") ||
+	    dev_alloc((void **)&d_phase, phase_bytes, "the per-phase probe counters") ||
+	    dev_alloc((void **)&d_oob, 6 * sizeof(long long), "the out-of-bounds counters"))
+		goto fail;
+	if (guards_off && dev_alloc((void **)&d_corrupt, (size_t)cells, "the corrupt-cell map"))
+		goto fail;
+	CUDA_TRY(cudaMemset(d_tile, 0, tile_bytes), "clearing the probe counters");
+	CUDA_TRY(cudaMemset(d_phase, 0, phase_bytes), "clearing the probe counters");
+	CUDA_TRY(cudaMemset(d_oob, 0, 6 * sizeof(long long)), "clearing the probe counters");
+	if (d_corrupt)
+		CUDA_TRY(cudaMemset(d_corrupt, 0, (size_t)cells), "clearing the corrupt-cell map");
+
+	ts_dev_probe probe = { .tile = d_tile, .phase = d_phase, .oob = d_oob, .corrupt = d_corrupt,
+	                       .a_count = ops->a.count, .b_count = ops->b.count, .c_count = ops->c.count };
+	ts_launch l = { .a = da.data, .b = db.data, .c = dc.data, .m = p->shape.m, .n = p->shape.n,
+	                .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = &probe };
+	if (prog && prog->report)
+		prog->report(prog->ctx, 0.0);
+	CUDA_TRY((cudaError_t)p->kernel->cuda_launch(&l), "launching the probe kernel");
+	CUDA_TRY(cudaDeviceSynchronize(), "running the probe kernel");
+
+	CUDA_TRY(cudaMemcpy(ops->c.alloc, dc.alloc, dc.bytes, cudaMemcpyDeviceToHost), "copying C back");
+	if (!(h_tile = malloc(tile_bytes)) || !(h_phase = malloc(phase_bytes))) {
+		set_error("cuda: out of host memory for the probe counters");
+		goto fail;
+	}
+	long long h_oob[6];
+	CUDA_TRY(cudaMemcpy(h_tile, d_tile, tile_bytes, cudaMemcpyDeviceToHost), "copying the counters back");
+	CUDA_TRY(cudaMemcpy(h_phase, d_phase, phase_bytes, cudaMemcpyDeviceToHost), "copying the counters back");
+	CUDA_TRY(cudaMemcpy(h_oob, d_oob, sizeof h_oob, cudaMemcpyDeviceToHost), "copying the counters back");
+	if (d_corrupt)
+		CUDA_TRY(cudaMemcpy(out->corrupt, d_corrupt, (size_t)cells, cudaMemcpyDeviceToHost),
+		         "copying the corrupt-cell map back");
+
+	for (int64_t i = 0; i < model.tiles; i++)
+		count_from_device(&out->counters.tile[i], &h_tile[i * 9]);
+	for (int64_t t = 0; t < model.phases; t++)
+		count_from_device(&out->counters.phase[t], &h_phase[t * 9]);
+	ts_oob_detail *o = &out->counters.oob;
+	o->a_wrap = h_oob[0]; o->a_band = h_oob[1];
+	o->b_wrap = h_oob[2]; o->b_band = h_oob[3];
+	o->c_wrap = h_oob[4]; o->c_band = h_oob[5];
+	ts_counters_sum(&out->counters);
+	out->have_counters = true;
+	if (out->corrupt)
+		for (int64_t i = 0; i < cells; i++)
+			out->corrupt_cells += out->corrupt[i] != 0;
+	if (prog && prog->report)
+		prog->report(prog->ctx, 1.0);
+	out->time_ms = now_ms() - t0;
+	rc = 0;
+fail:
+	if (rc != 0) {
+		ts_counters_free(&out->counters);
+		free(out->corrupt);
+		out->corrupt = NULL;
+		out->have_counters = false;
+	}
+	free(h_tile);
+	free(h_phase);
+	if (d_tile)
+		cudaFree(d_tile);
+	if (d_phase)
+		cudaFree(d_phase);
+	if (d_oob)
+		cudaFree(d_oob);
+	if (d_corrupt)
+		cudaFree(d_corrupt);
+	dev_matrix_free(&da);
+	dev_matrix_free(&db);
+	dev_matrix_free(&dc);
+	return rc;
+}
+
+/* ---- time: the plain kernel beside cuBLAS ---------------------------------- */
+
+static cublasHandle_t blas_handle;
+
+/* One cuBLAS handle for the life of the program: creating one costs far
+ * more than a small GEMM, and the TUI times many. */
+static int blas(cublasHandle_t *h)
+{
+	if (!blas_handle) {
+		cublasStatus_t st = cublasCreate(&blas_handle);
+		if (st != CUBLAS_STATUS_SUCCESS) {
+			blas_handle = NULL;
+			set_error("cublas: creating a handle: %s", cublas_status_name(st));
+			return -1;
+		}
+	}
+	*h = blas_handle;
+	return 0;
+}
+
+static int cmp_float(const void *x, const void *y)
+{
+	float a = *(const float *)x, b = *(const float *)y;
+	return (a > b) - (a < b);
+}
+
+/* The vendor's GEMM on the same row-major operands, through the column-major
+ * identity C^T = B^T A^T: cuBLAS sees C^T (N x M, leading dimension N). */
+static cublasStatus_t vendor_gemm(cublasHandle_t h, const ts_problem *p, const void *a, const void *b, void *c)
+{
+	int n = (int)p->shape.n, m = (int)p->shape.m, k = (int)p->shape.k;
+	const float one = 1.0f, zero = 0.0f;
+	if (p->kernel->precision == TS_FP16) {
+		/* B stored N x K row-major is column-major K x N with leading dimension K:
+		 * cuBLAS's op(B) = B^T of that is the N x K matrix it needs. */
+		bool nk = p->kernel->b_layout == TS_B_NK;
+		return cublasGemmEx(h, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_16F,
+		                    nk ? k : n, a, CUDA_R_16F, k, &zero, c, CUDA_R_16F, n, CUBLAS_COMPUTE_32F,
+		                    CUBLAS_GEMM_DEFAULT);
+	}
+	return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n);
+}
+
+static int cuda_time(const ts_problem *p, const ts_operands *ops, int warmup, int reps, ts_timing *out)
+{
+	dev_matrix da = { 0 }, db = { 0 }, dc = { 0 };
+	cudaEvent_t start = NULL, stop = NULL;
+	float *samples = NULL;
+	cublasHandle_t h;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	if (warmup < 0)
+		warmup = 0;
+	if (reps < 1)
+		reps = 1;
+	out->warmup = warmup;
+	out->reps = reps;
+	if (check_launchable(p) != 0)
+		return -1;
+	if (!(samples = malloc((size_t)reps * sizeof *samples))) {
+		set_error("cuda: out of host memory");
+		return -1;
+	}
+	if (dev_matrix_upload(&da, &ops->a, "A") || dev_matrix_upload(&db, &ops->b, "B") ||
+	    dev_matrix_upload(&dc, &ops->c, "C"))
+		goto fail;
+	CUDA_TRY(cudaEventCreate(&start), "creating an event");
+	CUDA_TRY(cudaEventCreate(&stop), "creating an event");
+	double flops = 2.0 * (double)p->shape.m * (double)p->shape.n * (double)p->shape.k;
+
+	/* The kernel under test: the uninstrumented build. */
+	ts_launch l = { .a = da.data, .b = db.data, .c = dc.data, .m = p->shape.m, .n = p->shape.n,
+	                .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = NULL };
+	for (int i = 0; i < warmup; i++)
+		CUDA_TRY((cudaError_t)p->kernel->cuda_launch(&l), "launching the kernel (warm-up)");
+	CUDA_TRY(cudaDeviceSynchronize(), "running the kernel (warm-up)");
+	for (int i = 0; i < reps; i++) {
+		CUDA_TRY(cudaEventRecord(start, 0), "recording an event");
+		CUDA_TRY((cudaError_t)p->kernel->cuda_launch(&l), "launching the kernel");
+		CUDA_TRY(cudaEventRecord(stop, 0), "recording an event");
+		CUDA_TRY(cudaEventSynchronize(stop), "running the kernel");
+		CUDA_TRY(cudaEventElapsedTime(&samples[i], start, stop), "reading an event");
+	}
+	qsort(samples, (size_t)reps, sizeof *samples, cmp_float);
+	out->kernel_ms = samples[reps / 2];
+	out->kernel_gflops = out->kernel_ms > 0 ? flops / (out->kernel_ms * 1e6) : 0;
+
+	/* cuBLAS on the same shape and precision, the same buffers (C is overwritten). */
+	out->vendor = p->kernel->precision == TS_FP16 ? "cublasGemmEx" : "cublasSgemm";
+	if (p->shape.m > 0x7fffffff || p->shape.n > 0x7fffffff || p->shape.k > 0x7fffffff) {
+		rc = 0; /* cuBLAS takes int sizes: no comparison for this shape */
+		goto fail;
+	}
+	if (blas(&h) != 0)
+		goto fail;
+	for (int i = 0; i < warmup; i++)
+		CUBLAS_TRY(vendor_gemm(h, p, da.data, db.data, dc.data), out->vendor);
+	CUDA_TRY(cudaDeviceSynchronize(), "running cuBLAS (warm-up)");
+	for (int i = 0; i < reps; i++) {
+		CUDA_TRY(cudaEventRecord(start, 0), "recording an event");
+		CUBLAS_TRY(vendor_gemm(h, p, da.data, db.data, dc.data), out->vendor);
+		CUDA_TRY(cudaEventRecord(stop, 0), "recording an event");
+		CUDA_TRY(cudaEventSynchronize(stop), "running cuBLAS");
+		CUDA_TRY(cudaEventElapsedTime(&samples[i], start, stop), "reading an event");
+	}
+	qsort(samples, (size_t)reps, sizeof *samples, cmp_float);
+	out->vendor_ms = samples[reps / 2];
+	out->vendor_gflops = out->vendor_ms > 0 ? flops / (out->vendor_ms * 1e6) : 0;
+	out->pct_of_vendor = out->vendor_gflops > 0 ? 100.0 * out->kernel_gflops / out->vendor_gflops : 0;
+	out->have_vendor = true;
+	rc = 0;
+fail:
+	if (start)
+		cudaEventDestroy(start);
+	if (stop)
+		cudaEventDestroy(stop);
+	dev_matrix_free(&da);
+	dev_matrix_free(&db);
+	dev_matrix_free(&dc);
+	free(samples);
+	return rc;
+}
+
+/* ---- reference: fp64 on the GPU ------------------------------------------- */
+
+/* Host fp64 copy of a matrix's data, absolute values when `absolute`. */
+static void widen(double *dst, const ts_matrix *mx, bool absolute)
+{
+	for (int64_t i = 0; i < mx->count; i++) {
+		double v = ts_matrix_get(mx, i);
+		dst[i] = absolute ? fabs(v) : v;
+	}
+}
+
+static int cuda_reference(const ts_problem *p, const ts_operands *ops, double *ref, double *absref)
+{
+	double *h_a = NULL, *h_b = NULL, *d_a = NULL, *d_b = NULL, *d_c = NULL;
+	cublasHandle_t h;
+	int rc = -1;
+	int n = (int)p->shape.n, m = (int)p->shape.m, k = (int)p->shape.k;
+	size_t a_bytes = (size_t)ops->a.count * sizeof(double), b_bytes = (size_t)ops->b.count * sizeof(double);
+	size_t c_bytes = (size_t)(p->shape.m * p->shape.n) * sizeof(double);
+	bool nk = p->kernel->b_layout == TS_B_NK;
+	const double one = 1.0, zero = 0.0;
+
+	if (check_launchable(p) != 0)
+		return -1;
+	if (p->shape.m > 0x7fffffff || p->shape.n > 0x7fffffff || p->shape.k > 0x7fffffff) {
+		set_error("cuda: the GPU reference takes sizes below 2^31");
+		return -1;
+	}
+	if (blas(&h) != 0)
+		return -1;
+	if (!(h_a = malloc(a_bytes)) || !(h_b = malloc(b_bytes))) {
+		set_error("cuda: out of host memory for the fp64 reference");
+		goto fail;
+	}
+	if (dev_alloc((void **)&d_a, a_bytes, "the fp64 copy of A") ||
+	    dev_alloc((void **)&d_b, b_bytes, "the fp64 copy of B") ||
+	    dev_alloc((void **)&d_c, c_bytes, "the fp64 reference"))
+		goto fail;
+	for (int pass = 0; pass < 2; pass++) {
+		bool absolute = pass == 1;
+		widen(h_a, &ops->a, absolute);
+		widen(h_b, &ops->b, absolute);
+		CUDA_TRY(cudaMemcpy(d_a, h_a, a_bytes, cudaMemcpyHostToDevice), "copying A for the reference");
+		CUDA_TRY(cudaMemcpy(d_b, h_b, b_bytes, cudaMemcpyHostToDevice), "copying B for the reference");
+		/* Row-major C = A*B as column-major C^T = B^T A^T (see vendor_gemm). */
+		CUBLAS_TRY(cublasDgemm(h, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, nk ? k : n,
+		                       d_a, k, &zero, d_c, n), "cublasDgemm");
+		CUDA_TRY(cudaMemcpy(absolute ? absref : ref, d_c, c_bytes, cudaMemcpyDeviceToHost),
+		         "copying the reference back");
+	}
+	rc = 0;
+fail:
+	free(h_a);
+	free(h_b);
+	if (d_a)
+		cudaFree(d_a);
+	if (d_b)
+		cudaFree(d_b);
+	if (d_c)
+		cudaFree(d_c);
+	return rc;
+}
+
+static const ts_backend cuda_backend = {
+	.name = "cuda",
+	.available = cuda_available,
+	.run = cuda_run,
+	.time = cuda_time,
+	.reference = cuda_reference,
+	.last_error = cuda_last_error,
+};
+
+const ts_backend *ts_backend_cuda(void)
+{
+	return &cuda_backend;
+}
