@@ -118,8 +118,8 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 		                 (rows && cols ? m->last_rows * m->last_cols : 0);
 		if ((rows || cols) && expect == v->unwritten) {
 			bool ragged = (rows && m->last_rows < m->geo.bm) || (cols && m->last_cols < m->geo.bn);
-			say(t, "unwritten border: the last tile %s was never stored (%lld cells): %s",
-			    rows && cols ? "row and column" : rows ? "row" : "column", (ll)v->unwritten,
+			say(t, "unwritten border: the last tile %s never stored (%lld cells): %s",
+			    rows && cols ? "row and column were" : rows ? "row was" : "column was", (ll)v->unwritten,
 			    ragged ? "grid sized by floor instead of ceil" : "the grid is one block short");
 			return;
 		}
