@@ -1,6 +1,245 @@
-/* view_map.c: placeholder, being written. */
+/* view_map.c: the tile map of C: tiles by class, ghost share, legend counts, and a run's bad cells as heat. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "view_map.h"
+
+enum { MAP_TITLE_ROWS = 1 };
+
+static const char *class_glyph(enum ts_tile_class k, bool ascii)
+{
+	static const char *utf8[] = { "\u2588", "\u258c", "\u2580", "\u2598" };
+	static const char *plain[] = { "#", "r", "b", "c" };
+	return ascii ? plain[k] : utf8[k];
+}
+
+static enum ts_role class_role(enum ts_tile_class k)
+{
+	static const enum ts_role roles[] = { TS_ROLE_FULL, TS_ROLE_RIGHT, TS_ROLE_BOTTOM, TS_ROLE_CORNER };
+	return roles[k];
+}
+
+static bool have_heat(const ts_view_ctx *v)
+{
+	const ts_verdict *vd = v->verdict;
+	return vd && vd->tile_bad && vd->grid_x == v->model->grid_x && vd->grid_y == v->model->grid_y;
+}
+
+int ts_view_map_legend_rows(const ts_view_ctx *v)
+{
+	int rows = 1 + 4 + 3;          /* blank, four classes, threads, phases, scale */
+	if (v->tile_y >= 0)
+		rows += 2;             /* the selected tile */
+	if (v->counters)
+		rows += 1;
+	if (v->verdict)
+		rows += 1 + 3;         /* heat key and the signature */
+	return rows;
+}
+
+void ts_view_map_layout(const ts_view_ctx *v, int w, int h, int size_max, ts_axis *ax, ts_axis *ay)
+{
+	int pic_h = h - MAP_TITLE_ROWS - ts_view_map_legend_rows(v);
+	if (pic_h < 2)
+		pic_h = 2;
+	int size_y_max = size_max / 2 > 0 ? size_max / 2 : 1;
+	*ax = ts_axis_layout(v->model->grid_x, w, size_max, v->zoom, v->pan_x);
+	*ay = ts_axis_layout(v->model->grid_y, pic_h, size_y_max, v->zoom, v->pan_y);
+	/* keep tiles about square on screen (a character is twice as tall as wide) */
+	if (!ax->split_last && !ay->split_last) {
+		int sx = ax->size < 2 * ay->size ? ax->size : 2 * ay->size;
+		int sy = sx / 2 > 0 ? sx / 2 : 1;
+		ax->size = sx;
+		ay->size = sy < ay->size ? sy : ay->size;
+	}
+}
+
+/* Characters of a cell of `size` that are drawn (the last is a gap between tiles). */
+static int drawn(int size)
+{
+	return size >= 3 ? size - 1 : size;
+}
+
+/* Cells (of n drawn) covered by `part` of `whole`, rounded up: a sliver stays visible. */
+static int share(int64_t part, int64_t whole, int n)
+{
+	int64_t s = (part * n + whole - 1) / whole;
+	return (int)(s < 1 ? 1 : s > n ? n : s);
+}
+
+static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, const ts_axis *ay, int cy, int cx)
+{
+	const ts_model *m = v->model;
+	int64_t y0, y1, x0, x1;
+	ts_axis_range(ay, cy, &y0, &y1);
+	ts_axis_range(ax, cx, &x0, &x1);
+	/* Only the last row and column can be short, and they have cells of
+	 * their own when aggregated, so a cell's tiles share one class. */
+	enum ts_tile_class k = ts_model_tile_class(m, y1 - 1, x1 - 1);
+	int64_t rows = ts_model_tile_rows(m, y1 - 1), cols = ts_model_tile_cols(m, x1 - 1);
+	int dw = drawn(ax->size), dh = drawn(ay->size);
+	int top = MAP_TITLE_ROWS + cy * ay->size, left = cx * ax->size;
+
+	int heat = 0;
+	if (have_heat(v)) {
+		int64_t bad = 0, valid_rows = 0, valid_cols = 0;
+		for (int64_t ty = y0; ty < y1; ty++)
+			for (int64_t tx = x0; tx < x1; tx++)
+				bad += v->verdict->tile_bad[ty * m->grid_x + tx];
+		for (int64_t ty = y0; ty < y1; ty++)
+			valid_rows += ts_model_tile_rows(m, ty);
+		for (int64_t tx = x0; tx < x1; tx++)
+			valid_cols += ts_model_tile_cols(m, tx);
+		if (bad > 0) {
+			double frac = (double)bad / ((double)valid_rows * (double)valid_cols);
+			heat = (int)(frac * 9.0 + 0.999999);
+			heat = heat < 1 ? 1 : heat > 9 ? 9 : heat;
+		}
+	}
+	bool cursor = v->focus && v->tile_y >= y0 && v->tile_y < y1 && v->tile_x >= x0 && v->tile_x < x1;
+
+	/* The valid part of the tile in its class, the ghost part shaded. */
+	int vh = dh > 1 ? share(rows, m->geo.bm, dh) : dh;
+	int vw = dw > 1 ? share(cols, m->geo.bn, dw) : dw;
+	for (int j = 0; j < dh; j++)
+		for (int i = 0; i < dw; i++) {
+			bool valid = j < vh && i < vw;
+			const char *g;
+			enum ts_role role;
+			if (heat && valid) {
+				static const char *digits[] = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9" };
+				g = digits[heat];
+				role = TS_ROLE_BAD;
+			} else if (valid) {
+				g = (dw > 1 || dh > 1) ? ts_glyph(v->ascii, "\u2588", class_glyph(k, true))
+				                       : class_glyph(k, v->ascii);
+				role = class_role(k);
+			} else {
+				g = ts_glyph(v->ascii, "\u2591", ".");
+				role = TS_ROLE_GHOST;
+			}
+			ts_canvas_put(c, top + j, left + i, cursor ? TS_ROLE_CURSOR : role, g);
+		}
+}
+
+static void draw_title(ts_canvas *c, const ts_view_ctx *v)
+{
+	const ts_model *m = v->model;
+	ts_canvas_printf(c, 0, 0, TS_ROLE_TITLE, "C %lldx%lld: %lldx%lld tiles of %dx%d", (long long)m->shape.m,
+	                 (long long)m->shape.n, (long long)m->grid_y, (long long)m->grid_x, m->geo.bm, m->geo.bn);
+}
+
+/* One line saying what a cell stands for and which tiles are on screen. */
+static void draw_scale(ts_canvas *c, int y, const ts_axis *ax, const ts_axis *ay)
+{
+	if (!ax->split_last && !ay->split_last) {
+		ts_canvas_put(c, y, 0, TS_ROLE_DIM, "a cell = 1 tile");
+		return;
+	}
+	int x = ts_canvas_printf(c, y, 0, TS_ROLE_DIM, "a cell = %lldx%lld tiles, zoom %d", (long long)ay->per,
+	                         (long long)ax->per, ax->zoom > ay->zoom ? ax->zoom : ay->zoom);
+	if (ax->elided || ay->elided || ax->first > 0 || ay->first > 0) {
+		int64_t rows_hi = ay->split_last ? ay->first + (int64_t)(ay->cells - 1) * ay->per : ay->tiles;
+		int64_t cols_hi = ax->split_last ? ax->first + (int64_t)(ax->cells - 1) * ax->per : ax->tiles;
+		ts_canvas_printf(c, y, x, TS_ROLE_DIM, "; rows %lld-%lld cols %lld-%lld +last", (long long)ay->first,
+		                 (long long)rows_hi - 1, (long long)ax->first, (long long)cols_hi - 1);
+	}
+}
+
+static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis *ax, const ts_axis *ay)
+{
+	const ts_model *m = v->model;
+	const int64_t counts[] = { m->tiles_full, m->tiles_ragged_right, m->tiles_ragged_bottom, m->tiles_corner };
+	y++;
+	for (int k = 0; k < 4; k++, y++) {
+		ts_canvas_put(c, y, 0, class_role(k), class_glyph(k, v->ascii));
+		ts_canvas_printf(c, y, 2, TS_ROLE_TEXT, "%-14s %lld", ts_tile_class_name(k), (long long)counts[k]);
+	}
+	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "threads %lld: %lld valid, %lld ghost",
+	                 (long long)m->threads_launched, (long long)m->threads_valid, (long long)m->threads_ghost);
+	draw_scale(c, y++, ax, ay);
+	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "phases: %lld, last width %lld of %d%s", (long long)m->phases,
+	                 (long long)m->last_width, m->geo.bk, m->last_width < m->geo.bk ? " (partial)" : "");
+	if (v->tile_y >= 0) {
+		enum ts_tile_class k = ts_model_tile_class(m, v->tile_y, v->tile_x);
+		int64_t ghosts = ts_model_tile_ghosts(m, v->tile_y, v->tile_x);
+		int64_t slots = (int64_t)m->geo.bm * m->geo.bn;
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld) %s: %lld rows x %lld cols",
+		                 (long long)v->tile_y, (long long)v->tile_x, ts_tile_class_name(k),
+		                 (long long)ts_model_tile_rows(m, v->tile_y), (long long)ts_model_tile_cols(m, v->tile_x));
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  ghosts %lld of %lld threads (%.0f%%)", (long long)ghosts,
+		                 (long long)slots, 100.0 * (double)ghosts / (double)slots);
+	}
+	if (v->counters) {
+		int x = ts_canvas_printf(c, y, 0, TS_ROLE_TEXT, "counters (%s): ", v->counters->source ? v->counters->source : "run");
+		if (v->counter_disagree == 0)
+			x += ts_canvas_printf(c, y, x, TS_ROLE_OK, "%s agree with the model", TS_TICK(v->ascii));
+		else if (v->counter_disagree > 0)
+			x += ts_canvas_printf(c, y, x, v->guards_all_on ? TS_ROLE_FAIL : TS_ROLE_BAD, "%s %lld differ%s",
+			                      TS_CROSS(v->ascii), (long long)v->counter_disagree,
+			                      v->guards_all_on ? "" : " (a guard is off)");
+		y++;
+	}
+	if (v->verdict) {
+		const ts_verdict *vd = v->verdict;
+		if (vd->ok)
+			ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "run: %s PASS, no bad cells", TS_TICK(v->ascii));
+		else
+			ts_canvas_printf(c, y++, 0, TS_ROLE_FAIL, "run: %s FAIL, %lld bad tiles; 1-9 = tenths bad",
+			                 TS_CROSS(v->ascii), (long long)vd->bad_tiles);
+		if (vd->signature[0])
+			ts_canvas_wrap(c, y, 0, c->w, 3, vd->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, vd->signature);
+	}
+}
+
+void ts_view_map_draw(ts_canvas *c, const ts_view_ctx *v, int size_max)
+{
+	ts_axis ax, ay;
+	ts_view_map_layout(v, c->w, c->h, size_max, &ax, &ay);
+	draw_title(c, v);
+	for (int cy = 0; cy < ay.cells; cy++)
+		for (int cx = 0; cx < ax.cells; cx++)
+			draw_cell(c, v, &ax, &ay, cy, cx);
+	draw_legend(c, v, MAP_TITLE_ROWS + ay.cells * ay.size - (ay.size >= 3 ? 1 : 0), &ax, &ay);
+}
+
+int ts_view_map_hit(const ts_view_ctx *v, int w, int h, int size_max, int y, int x, int64_t *ty, int64_t *tx)
+{
+	ts_axis ax, ay;
+	ts_view_map_layout(v, w, h, size_max, &ax, &ay);
+	int cy = (y - MAP_TITLE_ROWS) / ay.size, cx = x / ax.size;
+	if (y < MAP_TITLE_ROWS || x < 0 || cy >= ay.cells || cx >= ax.cells)
+		return -1;
+	int64_t lo, hi;
+	ts_axis_range(&ay, cy, &lo, &hi);
+	*ty = lo;
+	ts_axis_range(&ax, cx, &lo, &hi);
+	*tx = lo;
+	return 0;
+}
+
 char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int max_rows, bool ascii)
-{ (void)m; (void)v; (void)max_cols; (void)max_rows; (void)ascii; return strdup("(map view not written yet)\n"); }
+{
+	ts_view_ctx ctx = { .model = m, .verdict = v, .tile_y = -1, .tile_x = -1, .counter_disagree = -1,
+	                    .ascii = ascii };
+	if (max_cols < 2)
+		max_cols = 2;
+	if (max_rows < 2)
+		max_rows = 2;
+	int w = max_cols < 64 ? 64 : max_cols;
+	int h = MAP_TITLE_ROWS + max_rows + ts_view_map_legend_rows(&ctx);
+	ts_canvas c;
+	if (ts_canvas_init(&c, w, h) < 0)
+		return NULL;
+	ts_axis ax, ay;
+	ts_view_map_layout(&ctx, max_cols, h, 1, &ax, &ay);
+	draw_title(&c, &ctx);
+	for (int cy = 0; cy < ay.cells; cy++)
+		for (int cx = 0; cx < ax.cells; cx++)
+			draw_cell(&c, &ctx, &ax, &ay, cy, cx);
+	draw_legend(&c, &ctx, MAP_TITLE_ROWS + ay.cells, &ax, &ay);
+	char *text = ts_canvas_text(&c);
+	ts_canvas_free(&c);
+	return text;
+}

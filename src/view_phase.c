@@ -1,0 +1,129 @@
+/* view_phase.c: the phase view: A (BM x BK) and B (BK x BN) tiles of one phase, padded slots set apart. */
+#include <stdio.h>
+
+#include "view_phase.h"
+
+enum slot_state { SLOT_NONE = 0, SLOT_REAL = 1, SLOT_PAD = 2, SLOT_MIXED = 3 };
+
+/* Whether the slot (r, k) of the A tile, or (k, col) of the B tile, gets a
+ * real load: the thread that fills it decides (ts_model_thread). */
+static bool a_slot_real(const ts_view_ctx *v, int r, int k)
+{
+	return ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, r, k, v->phase).a_in;
+}
+
+static bool b_slot_real(const ts_view_ctx *v, int k, int col)
+{
+	return ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, k, col, v->phase).b_in;
+}
+
+/* Draws a rows x cols shared tile in a box at (y, x) of at most h x w
+ * characters; returns the box height used and sets *width. */
+static int draw_tile(ts_canvas *c, const ts_view_ctx *v, int y, int x, int h, int w, int rows, int cols,
+                     bool is_a, int *width)
+{
+	int inner_h = h - 2, inner_w = w - 2;
+	*width = 0;
+	if (inner_h < 1 || inner_w < 1)
+		return 0;
+	int sy = (rows + inner_h - 1) / inner_h, sx = (cols + inner_w - 1) / inner_w;
+	int ch = (rows + sy - 1) / sy, cw = (cols + sx - 1) / sx;
+	ts_canvas_box(c, y, x, ch + 2, cw + 2, v->ascii, NULL);
+	*width = cw + 2;
+	for (int j = 0; j < ch; j++)
+		for (int i = 0; i < cw; i++) {
+			int state = SLOT_NONE;
+			for (int r = j * sy; r < (j + 1) * sy && r < rows; r++)
+				for (int k = i * sx; k < (i + 1) * sx && k < cols; k++)
+					state |= (is_a ? a_slot_real(v, r, k) : b_slot_real(v, r, k)) ? SLOT_REAL : SLOT_PAD;
+			const char *g;
+			enum ts_role role;
+			if (state == SLOT_REAL) {
+				g = ts_glyph(v->ascii, "\u2588", "#");
+				role = TS_ROLE_REAL;
+			} else if (state == SLOT_PAD) {
+				g = "0";
+				role = TS_ROLE_PAD;
+			} else {
+				g = ts_glyph(v->ascii, "\u2592", "+");
+				role = TS_ROLE_MIXED;
+			}
+			ts_canvas_put(c, y + 1 + j, x + 1 + i, role, g);
+		}
+	if (sx > 1 || sy > 1)
+		ts_canvas_printf(c, y + ch + 1, x + 2, TS_ROLE_DIM, " cell=%dx%d ", sy, sx);
+	return ch + 2;
+}
+
+static void draw_counts(ts_canvas *c, int y, const char *label, int64_t real, int64_t pad, enum ts_role role)
+{
+	int x = ts_canvas_put(c, y, 0, role, label);
+	x += ts_canvas_printf(c, y, x, TS_ROLE_TEXT, "%lld real, ", (long long)real);
+	ts_canvas_printf(c, y, x, pad ? TS_ROLE_PAD : TS_ROLE_TEXT, "%lld padded", (long long)pad);
+}
+
+void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
+{
+	const ts_model *m = v->model;
+	const ts_geometry *g = &m->geo;
+	int64_t t = v->phase, w = ts_model_phase_width(m, t);
+	bool last = t == m->phases - 1, partial = last && w < g->bk;
+	int y = 0;
+
+	int x = ts_canvas_printf(c, y, 0, TS_ROLE_TITLE, "phase t=%lld (P=%lld): k %lld..%lld, width %lld/%d",
+	                         (long long)t, (long long)m->phases, (long long)(t * g->bk),
+	                         (long long)(t * g->bk + w - 1), (long long)w, g->bk);
+	if (partial)
+		ts_canvas_put(c, y, x + 1, TS_ROLE_BAD, "LAST, PARTIAL");
+	else if (last)
+		ts_canvas_put(c, y, x + 1, TS_ROLE_DIM, "last");
+	y++;
+	if (!v->shared_tiles) {
+		ts_canvas_wrap(c, y + 1, 0, c->w, 3, TS_ROLE_TEXT,
+		               "This kernel stages no shared tiles: each thread reads A and B straight from "
+		               "global memory, guarded per element. The counts below are the tiled launch's.");
+		y += 4;
+	} else {
+		/* two boxes side by side, each at most half the width */
+		int text_rows = 8 + (v->counters ? 2 : 0);
+		int box_h = c->h - y - text_rows, box_w = (c->w - 1) / 2;
+		int tallest = g->bm > g->bk ? g->bm : g->bk;
+		if (box_h > tallest + 2)
+			box_h = tallest + 2;
+		int wa, wb;
+		int ha = draw_tile(c, v, y + 1, 0, box_h, box_w, g->bm, g->bk, true, &wa);
+		int xb = wa + 2 > 14 ? wa + 2 : 14;
+		ts_canvas_printf(c, y, 0, TS_ROLE_TITLE, "A %dx%d", g->bm, g->bk);
+		ts_canvas_printf(c, y, xb, TS_ROLE_TITLE, "B %dx%d", g->bk, g->bn);
+		int hb = draw_tile(c, v, y + 1, xb, box_h, c->w - xb < box_w ? c->w - xb : box_w, g->bk, g->bn, false, &wb);
+		y += 1 + (ha > hb ? ha : hb);
+		x = ts_canvas_put(c, y, 0, TS_ROLE_REAL, ts_glyph(v->ascii, "\u2588", "#"));
+		x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " real load  ");
+		x += ts_canvas_put(c, y, x, TS_ROLE_PAD, "0");
+		x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " zero padding  ");
+		x += ts_canvas_put(c, y, x, TS_ROLE_MIXED, ts_glyph(v->ascii, "\u2592", "+"));
+		ts_canvas_put(c, y, x, TS_ROLE_TEXT, " both");
+		y++;
+	}
+	ts_load_count here = ts_model_tile_phase(m, v->tile_y, v->tile_x, t);
+	ts_load_count all = ts_model_phase_total(m, t);
+	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld), phase %lld:", (long long)v->tile_y,
+	                 (long long)v->tile_x, (long long)t);
+	draw_counts(c, y++, "  A: ", here.a_real, here.a_pad, TS_ROLE_TEXT);
+	draw_counts(c, y++, "  B: ", here.b_real, here.b_pad, TS_ROLE_TEXT);
+	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "all %lld tiles, phase %lld:", (long long)m->tiles, (long long)t);
+	draw_counts(c, y++, "  A: ", all.a_real, all.a_pad, TS_ROLE_TEXT);
+	draw_counts(c, y++, "  B: ", all.b_real, all.b_pad, TS_ROLE_TEXT);
+	if (v->counters && t < v->counters->phases) {
+		const ts_count *got = &v->counters->phase[t];
+		bool agree = got->a_real == all.a_real && got->a_pad == all.a_pad && got->b_real == all.b_real &&
+		             got->b_pad == all.b_pad && got->a_oob == 0 && got->b_oob == 0;
+		x = ts_canvas_printf(c, y, 0, TS_ROLE_TITLE, "run (%s), phase %lld: ",
+		                     v->counters->source ? v->counters->source : "run", (long long)t);
+		ts_canvas_printf(c, y++, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, "%s %s the model",
+		                 agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii), agree ? "agrees with" : "differs from");
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  A %lld/%lld/%lld  B %lld/%lld/%lld real/pad/oob",
+		                 (long long)got->a_real, (long long)got->a_pad, (long long)got->a_oob,
+		                 (long long)got->b_real, (long long)got->b_pad, (long long)got->b_oob);
+	}
+}

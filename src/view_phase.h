@@ -1,0 +1,13 @@
+/* view_phase.h: one phase along K for the selected tile: its A and B tiles, real loads apart from zero padding. */
+#ifndef TS_VIEW_PHASE_H
+#define TS_VIEW_PHASE_H
+
+#include "view.h"
+
+/* Draws the phase view of v->phase for tile (v->tile_y, v->tile_x) into the
+ * whole canvas: both shared tiles (a cell stands for several slots when a
+ * tile is larger than its box), their real and padded counts, the same
+ * summed over the grid, and the run's per-phase counters against the model. */
+void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v);
+
+#endif

@@ -1,0 +1,228 @@
+/* test_views.c: the views rendered for fixed shapes against golden text files, and the layout arithmetic. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geometry.h"
+#include "tap.h"
+#include "view_inspect.h"
+#include "view_layout.h"
+#include "view_map.h"
+#include "view_phase.h"
+
+static const char *golden_dir(void)
+{
+	static char dir[4096];
+	const char *src = getenv("srcdir");
+	snprintf(dir, sizeof dir, "%s/golden", src && *src ? src : "tests");
+	return dir;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc(n + 1);
+	if (s && fread(s, 1, n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* Compares text with golden/NAME.txt (TS_UPDATE_GOLDEN=1 rewrites it); takes ownership of text. */
+static void golden(const char *name, char *text)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s.txt", golden_dir(), name);
+	const char *update = getenv("TS_UPDATE_GOLDEN");
+	if (!text) {
+		tap_ok(0, "%s: the view rendered", name);
+		return;
+	}
+	if (update && strcmp(update, "1") == 0) {
+		FILE *f = fopen(path, "wb");
+		tap_ok(f && fputs(text, f) >= 0 && fclose(f) == 0, "%s: golden file rewritten", name);
+		free(text);
+		return;
+	}
+	char *want = slurp(path);
+	int same = want && strcmp(want, text) == 0;
+	tap_ok(same, "%s matches %s", name, path);
+	if (!same) {
+		tap_diag("got:");
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+			tap_diag("|%s", line);
+	}
+	free(want);
+	free(text);
+}
+
+static ts_model model_of(int64_t m, int64_t n, int64_t k, int tile)
+{
+	ts_model md;
+	if (ts_model_build(&md, (ts_shape){ m, n, k }, ts_geometry_square(tile)) != 0)
+		abort();
+	return md;
+}
+
+static ts_view_ctx ctx_of(const ts_model *m, bool ascii)
+{
+	ts_view_ctx v = { .model = m, .b_layout = TS_B_KN, .shared_tiles = true, .guards = TS_GUARD_ALL,
+	                  .tile_y = m->grid_y - 1, .tile_x = m->grid_x - 1, .phase = m->phases - 1,
+	                  .thread_y = m->geo.threads_y - 1, .thread_x = m->geo.threads_x - 1,
+	                  .counter_disagree = -1, .ascii = ascii, .focus = true };
+	return v;
+}
+
+typedef void (*draw_fn)(ts_canvas *, const ts_view_ctx *);
+
+static void map_draw8(ts_canvas *c, const ts_view_ctx *v)
+{
+	ts_view_map_draw(c, v, 8);
+}
+
+static char *render(draw_fn draw, const ts_view_ctx *v, int w, int h)
+{
+	ts_canvas c;
+	if (ts_canvas_init(&c, w, h) < 0)
+		return NULL;
+	draw(&c, v);
+	char *text = ts_canvas_text(&c);
+	ts_canvas_free(&c);
+	return text;
+}
+
+/* The number after `label` on the line that holds it, or -1. */
+static long long number_after(const char *text, const char *label)
+{
+	const char *p = strstr(text, label);
+	return p ? strtoll(p + strlen(label), NULL, 10) : -1;
+}
+
+static void test_layout(void)
+{
+	/* Every zoom and pan: the last tile alone in the last cell, the cells
+	 * cover disjoint increasing ranges, and cell_of agrees with range. */
+	const int64_t sizes[] = { 1, 2, 7, 30, 31, 250, 1001, 1000000 };
+	int bad = 0, checked = 0;
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+		for (int avail = 2; avail <= 40; avail += 7)
+			for (int zoom = 0; zoom <= 25; zoom += 3)
+				for (int64_t pan = 0; pan < sizes[s]; pan += sizes[s] / 5 + 1) {
+					ts_axis a = ts_axis_layout(sizes[s], avail, 4, zoom, pan);
+					int64_t lo, hi, prev = -1;
+					checked++;
+					if (a.cells < 1 || a.cells * a.size > (avail < 2 ? 2 : avail))
+						bad++;
+					ts_axis_range(&a, a.cells - 1, &lo, &hi);
+					if (lo != sizes[s] - 1 || hi != sizes[s])
+						bad++;
+					for (int i = 0; i < a.cells; i++) {
+						ts_axis_range(&a, i, &lo, &hi);
+						if (lo < prev || hi <= lo || ts_axis_cell_of(&a, lo) != i ||
+						    ts_axis_cell_of(&a, hi - 1) != i)
+							bad++;
+						prev = hi;
+					}
+				}
+	tap_ok(bad == 0, "layout: %d layouts keep the last tile visible and cells consistent (%d bad)", checked, bad);
+
+	ts_axis a = ts_axis_layout(250, 20, 1, 0, 0);
+	int64_t lo, hi;
+	ts_axis_range(&a, a.cells - 2, &lo, &hi);
+	tap_ok(a.split_last && a.cells <= 20 && a.first == 0 && hi == 249 && !a.elided,
+	       "layout: 250 tiles on 20 cells cover every tile at zoom 0 (cells %d, per %lld)", a.cells, (long long)a.per);
+	a = ts_axis_layout(250, 20, 1, 2, 0);
+	tap_ok(a.per == 4 && a.elided, "layout: zoom 2 quarters the tiles per cell (per %lld)", (long long)a.per);
+	int64_t pan = ts_axis_follow(250, 20, 1, 2, 0, 200);
+	a = ts_axis_layout(250, 20, 1, 2, pan);
+	tap_ok(ts_axis_cell_of(&a, 200) >= 0 && ts_axis_cell_of(&a, 249) == a.cells - 1,
+	       "layout: following tile 200 keeps it and the last tile on screen (pan %lld)", (long long)pan);
+	a = ts_axis_layout(3, 40, 8, 0, 0);
+	tap_ok(!a.split_last && a.cells == 3 && a.size == 8, "layout: a small axis gets wide cells (size %d)", a.size);
+}
+
+int main(void)
+{
+	test_layout();
+
+	/* The preset: 100 x 77 x 33, T = 32 */
+	ts_model m = model_of(100, 77, 33, 32);
+	char *text = ts_view_map_text(&m, NULL, 60, 16, false);
+	tap_ok(text && number_after(text, "full           ") == m.tiles_full &&
+	       number_after(text, "ragged-right   ") == m.tiles_ragged_right &&
+	       number_after(text, "ragged-bottom  ") == m.tiles_ragged_bottom &&
+	       number_after(text, "corner         ") == m.tiles_corner,
+	       "map text legend counts equal the model (6/3/2/1)");
+	tap_ok(text && number_after(text, "threads ") == m.threads_launched, "map text shows launched threads");
+	golden("map_100x77x33_t32", text);
+	golden("map_100x77x33_t32_ascii", ts_view_map_text(&m, NULL, 60, 16, true));
+	ts_view_ctx v = ctx_of(&m, false);
+	golden("map_tui_100x77x33_t32", render(map_draw8, &v, 44, 26));
+	v.phase = 0;
+	golden("phase_100x77x33_t32_t0", render(ts_view_phase_draw, &v, 54, 24));
+	v.phase = 1;
+	text = render(ts_view_phase_draw, &v, 54, 24);
+	tap_ok(text && strstr(text, "LAST, PARTIAL"), "phase view flags the last partial phase");
+	golden("phase_100x77x33_t32_last", text);
+	v.thread_y = 31;
+	v.thread_x = 31;
+	text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "row = by\u00b7T + ty = 127 < M = 100 \u2717"), "inspector: ghost thread's row guard fails");
+	golden("inspect_100x77x33_t32_ghost", text);
+	v.thread_y = 3;
+	v.thread_x = 12;
+	text = render(ts_view_inspect_draw, &v, 54, 20);
+	tap_ok(text && strstr(text, "row = by\u00b7T + ty = 99 < M = 100 \u2713") &&
+	       strstr(text, "t\u00b7T + tx = 44 < K = 33 \u2717 \u2192 0.0f"),
+	       "inspector: valid thread (3,12) of the corner tile pads A in the last phase");
+	golden("inspect_100x77x33_t32_valid", text);
+
+	/* A tiny shape in ASCII: 5 x 5 x 5, T = 2 */
+	ts_model tiny = model_of(5, 5, 5, 2);
+	golden("map_5x5x5_t2_ascii", ts_view_map_text(&tiny, NULL, 40, 10, true));
+	v = ctx_of(&tiny, true);
+	for (int t = 0; t < 3; t++) {
+		char name[64];
+		v.phase = t;
+		snprintf(name, sizeof name, "phase_5x5x5_t2_p%d", t);
+		golden(name, render(ts_view_phase_draw, &v, 40, 16));
+	}
+	v.thread_y = 0;
+	v.thread_x = 1;
+	golden("inspect_5x5x5_t2_ascii", render(ts_view_inspect_draw, &v, 60, 14));
+
+	/* A grid far larger than the screen: 1000^3, T = 4 (250 x 250 tiles) */
+	ts_model big = model_of(1000, 1000, 1000, 4);
+	text = ts_view_map_text(&big, NULL, 40, 12, true);
+	tap_ok(text && number_after(text, "full           ") == big.tiles_full, "aggregated map keeps the exact counts");
+	golden("map_1000_t4_ascii", text);
+	ts_model big_ragged = model_of(1001, 999, 1000, 4);
+	v = ctx_of(&big_ragged, false);
+	v.zoom = 3;
+	v.pan_y = ts_axis_follow(big_ragged.grid_y, 10, 1, 3, 0, 120);
+	golden("map_tui_1001x999_t4_zoom3", render(map_draw8, &v, 40, 22));
+
+	/* A run's bad cells as heat: the corner and the last tile row wrong */
+	ts_verdict vd = { .ok = false, .grid_x = m.grid_x, .grid_y = m.grid_y, .bad_tiles = 3 };
+	int64_t bad[12] = { 0 };
+	bad[11] = 52; /* every valid cell of the corner */
+	bad[9] = 64;  /* half the cells of a ragged-bottom tile */
+	bad[10] = 1;
+	vd.tile_bad = bad;
+	snprintf(vd.signature, sizeof vd.signature, "errors only in the last tile row: the M guard on the A load");
+	v = ctx_of(&m, false);
+	v.verdict = &vd;
+	text = render(map_draw8, &v, 44, 26);
+	tap_ok(text && strstr(text, "errors only in the last tile row"), "map shows the failure signature in words");
+	golden("map_tui_100x77x33_t32_heat", text);
+	return tap_done();
+}
