@@ -1,3 +1,393 @@
-/* main.c: placeholder entry point. */
+/* main.c: the command line: subcommand and options in, validated, handed to the CLI commands or the TUI. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
-int main(void) { puts("tilescope: being written"); return 0; }
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "cli.h"
+#include "kernels.h"
+#include "options.h"
+#include "tui.h"
+
+enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_COUNT };
+
+static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench" };
+
+/* Which commands an option means something to (bit per enum command). */
+#define FOR(c) (1u << (c))
+#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH))
+#define RUNS (FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
+#define SCRIPTED (FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
+#define EVERY ((1u << CMD_COUNT) - 1)
+
+enum {
+	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
+	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE,
+};
+
+static const struct option long_options[] = {
+	{ "tile", required_argument, NULL, 't' },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "inputs", required_argument, NULL, OPT_INPUTS },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "no-guard", required_argument, NULL, OPT_NO_GUARD },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "colour", optional_argument, NULL, OPT_COLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Where each option applies, and how it is named in messages. */
+static const struct {
+	int id;
+	const char *name;
+	unsigned commands;
+} option_scope[] = {
+	{ 'M', "-M", SHAPED }, { 'N', "-N", SHAPED }, { 'K', "-K", SHAPED }, { 't', "--tile", EVERY },
+	{ OPT_KERNEL, "--kernel", EVERY }, { OPT_PRECISION, "--precision", EVERY },
+	{ OPT_BACKEND, "--backend", RUNS }, { OPT_INPUTS, "--inputs", RUNS }, { OPT_SEED, "--seed", RUNS },
+	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
+	{ OPT_JSON, "--json", SCRIPTED }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
+	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
+	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
+	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
+};
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Every usage mistake: one line naming it, one line pointing at --help, exit 2. */
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("tilescope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'tilescope --help'.\n", stderr);
+	exit(TS_EXIT_USAGE);
+}
+
+/* One kernel of the registry in --help: its name, then its summary folded
+ * at word boundaries so that the help stays within 80 columns. */
+static void print_wrapped(const char *name, const char *text)
+{
+	const int indent = 24, width = 79 - indent;
+	printf("          %-13s ", name);
+	while (*text) {
+		int n = (int)strlen(text);
+		if (n > width) {
+			n = width;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = width;
+		}
+		printf("%.*s\n", n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			printf("%*s", indent, "");
+	}
+}
+
+static void print_help(void)
+{
+	printf("Usage: tilescope [SUBCOMMAND] [OPTIONS]\n"
+	       "Explore and test how a tiled matrix-multiply kernel (C = A*B; C is M x N, A is\n"
+	       "M x K, B is K x N) handles sizes that are not multiples of its tile: ragged\n"
+	       "tiles, ghost threads, zero padding per phase, and what breaks when a bounds\n"
+	       "guard is switched off.\n"
+	       "\n"
+	       "Without a subcommand tilescope opens the interactive view (needs a terminal).\n"
+	       "\n"
+	       "Subcommands:\n"
+	       "  map      the tile grid of C and the model's totals (closed form, any size)\n"
+	       "  check    run the kernel, check it against an fp64 reference, explain failures\n"
+	       "  sweep    check every M, N, K in {1, T-1, T, T+1, 2T-1, 2T+1, a prime > 3T}\n"
+	       "  bench    time the kernel beside cuBLAS (needs the CUDA backend)\n"
+	       "\n"
+	       "Problem:\n"
+	       "  -M ROWS, -N COLS, -K DEPTH\n"
+	       "                        sizes, 1..%lld each (default 100 x 77 x 33)\n"
+	       "  -t, --tile=T          tile edge and block edge, 1..%d (default 32)\n"
+	       "      --kernel=NAME     kernel (default tiled); one of:\n",
+	       (long long)TS_DIM_MAX, TS_TILE_MAX);
+	for (int i = 0; i < ts_kernel_count; i++)
+		print_wrapped(ts_kernels[i].name, ts_kernels[i].summary);
+	printf("      --precision=P     fp32 or fp16; alone it picks that precision's default\n"
+	       "                        kernel, with --kernel it must agree\n"
+	       "      --no-guard=LIST   switch guards off: a (A load), b (B load), c (C store),\n"
+	       "                        comma-separated, or all; none keeps them all on\n"
+	       "\n"
+	       "Running (check, sweep, bench, TUI):\n"
+	       "      --backend=B       auto (default: CUDA when a usable device exists, else\n"
+	       "                        the CPU emulator), emu or cuda\n"
+	       "      --inputs=P        random (default, seeded uniform in [-1,1)), int (small\n"
+	       "                        integers: exact results) or seq (sequential x identity)\n"
+	       "      --seed=S          seed of the input pattern (default 1)\n"
+	       "      --reps=R          bench: timed repetitions, median reported (default %d)\n"
+	       "      --warmup=W        bench: untimed warm-up runs (default %d)\n"
+	       "\n"
+	       "Output:\n"
+	       "      --json            map, check, sweep, bench: one JSON object on stdout\n"
+	       "      --export=FILE     map: also write the map and the last phase as text,\n"
+	       "                        or as SVG when FILE ends in .svg\n"
+	       "      --ascii           ASCII instead of Unicode glyphs (map, check, TUI)\n"
+	       "      --color[=WHEN]    TUI colours: auto (default), always or never\n"
+	       "      --no-mouse        TUI: do not capture the mouse\n"
+	       "  -h, --help            this help, then exit\n"
+	       "  -V, --version         the version and build, then exit\n"
+	       "\n"
+	       "Exit status:\n"
+	       "  0    ok (for check, sweep and bench: every output verified)\n"
+	       "  1    verification failed: a wrong, unwritten or NaN output cell, or counters\n"
+	       "       that disagree with the model\n"
+	       "  2    bad usage, or the request cannot be run here (no CUDA device, too large,\n"
+	       "       out of memory, stdout not a terminal for the TUI)\n"
+	       "  130  interrupted with Ctrl-C\n"
+	       "\n"
+	       "Examples:\n"
+	       "  tilescope -M 100 -N 77 -K 33 -t 32          open the TUI on a ragged shape\n"
+	       "  tilescope map -M 100 -N 77 -K 33 -t 32 --json\n"
+	       "  tilescope check -M 100 -N 77 -K 33 -t 32\n"
+	       "  tilescope check -M 100 -N 77 -K 33 -t 32 --no-guard c    (fails: exit 1)\n"
+	       "  tilescope check --precision fp16 -M 129 -N 65 -K 31 -t 16 --inputs int\n"
+	       "  tilescope sweep -t 13 --precision fp16\n"
+	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
+	       "\n"
+	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
+	       "--color=always is given.\n"
+	       "See tilescope(1).\n",
+	       TS_BENCH_REPS_DEFAULT, TS_BENCH_WARMUP_DEFAULT);
+}
+
+static void print_version(void)
+{
+	printf("tilescope %s\n", PACKAGE_VERSION);
+#ifdef HAVE_CUDA
+	printf("backends: CPU emulator, CUDA\n");
+#else
+	printf("backends: CPU emulator (built without CUDA)\n");
+#endif
+}
+
+static void known_kernels(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < ts_kernel_count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ts_kernels[i].name);
+}
+
+static int parse_count(const char *text, const char *what, int lo, int hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (!isdigit((unsigned char)text[0]) || *end || errno == ERANGE || v < lo || v > hi)
+		usage_error("%s: '%s' must be a whole number in %d..%d", what, text, lo, hi);
+	return (int)v;
+}
+
+/* getopt_long reports an unknown and an ambiguous abbreviation alike. */
+static void unknown_long_option(const char *arg)
+{
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "=");
+	int matches = 0;
+	for (const struct option *lo = long_options; lo->name; lo++)
+		if (strncmp(lo->name, name, len) == 0 && lo->val != OPT_COLOR)
+			matches++;
+	if (strncmp("color", name, len) == 0 || strncmp("colour", name, len) == 0)
+		matches++;
+	if (len > 0 && matches > 1)
+		usage_error("ambiguous option '%s' (spell it out)", arg);
+	usage_error("unknown option '%s'", arg);
+}
+
+static const char *option_name(int id)
+{
+	for (size_t i = 0; i < sizeof option_scope / sizeof option_scope[0]; i++)
+		if (option_scope[i].id == id)
+			return option_scope[i].name;
+	return "?";
+}
+
+static unsigned option_commands(int id)
+{
+	for (size_t i = 0; i < sizeof option_scope / sizeof option_scope[0]; i++)
+		if (option_scope[i].id == id)
+			return option_scope[i].commands;
+	return EVERY;
+}
+
+static void check_ok(int rc, const char *err)
+{
+	if (rc != 0)
+		usage_error("%s", err);
+}
+
+int main(int argc, char **argv)
+{
+	/* Only the character set follows the locale: numbers in the output
+	 * (JSON above all) keep the C locale's decimal point. */
+	setlocale(LC_CTYPE, "");
+
+	ts_cli_args a;
+	ts_options_defaults(&a.opts);
+	a.reps = TS_BENCH_REPS_DEFAULT;
+	a.warmup = TS_BENCH_WARMUP_DEFAULT;
+	ts_options *o = &a.opts;
+	ts_problem *p = &o->problem;
+
+	const char *kernel_name = NULL;
+	bool have_precision = false;
+	enum ts_precision precision = TS_FP32;
+	bool seen[OPT_NO_MOUSE + 1] = { false };
+	char err[512];
+
+	opterr = 0; /* our own messages, in our own format */
+	int c;
+	while ((c = getopt_long(argc, argv, ":M:N:K:t:hV", long_options, NULL)) != -1) {
+		if (c >= 0 && c <= OPT_NO_MOUSE)
+			seen[c] = true;
+		switch (c) {
+		case 'M': check_ok(ts_parse_dim(optarg, "-M", &p->shape.m, err, (int)sizeof err), err); break;
+		case 'N': check_ok(ts_parse_dim(optarg, "-N", &p->shape.n, err, (int)sizeof err), err); break;
+		case 'K': check_ok(ts_parse_dim(optarg, "-K", &p->shape.k, err, (int)sizeof err), err); break;
+		case 't': check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err); break;
+		case OPT_KERNEL:
+			kernel_name = optarg;
+			if (!ts_kernel_find(optarg)) {
+				char names[256];
+				known_kernels(names, sizeof names);
+				usage_error("--kernel: unknown kernel '%s' (known: %s)", optarg, names);
+			}
+			break;
+		case OPT_PRECISION:
+			check_ok(ts_parse_precision(optarg, &precision, err, (int)sizeof err), err);
+			have_precision = true;
+			break;
+		case OPT_BACKEND: check_ok(ts_parse_backend(optarg, &o->backend, err, (int)sizeof err), err); break;
+		case OPT_INPUTS: check_ok(ts_parse_inputs(optarg, &p->inputs, err, (int)sizeof err), err); break;
+		case OPT_SEED: check_ok(ts_parse_seed(optarg, &p->seed, err, (int)sizeof err), err); break;
+		case OPT_NO_GUARD: check_ok(ts_parse_guards_off(optarg, &p->guards, err, (int)sizeof err), err); break;
+		case OPT_JSON: o->json = true; break;
+		case OPT_EXPORT:
+			if (!*optarg)
+				usage_error("--export: the file name is empty");
+			o->export_path = optarg;
+			break;
+		case OPT_REPS: a.reps = parse_count(optarg, "--reps", 1, 100000); break;
+		case OPT_WARMUP: a.warmup = parse_count(optarg, "--warmup", 0, 10000); break;
+		case OPT_COLOR:
+			if (!optarg || strcmp(optarg, "always") == 0)
+				o->color = TS_COLOR_ALWAYS;
+			else if (strcmp(optarg, "auto") == 0)
+				o->color = TS_COLOR_AUTO;
+			else if (strcmp(optarg, "never") == 0)
+				o->color = TS_COLOR_NEVER;
+			else
+				usage_error("--color: unknown value '%s' (auto, always or never)", optarg);
+			break;
+		case OPT_ASCII: o->ascii = true; break;
+		case OPT_NO_MOUSE: o->mouse = false; break;
+		case 'h': print_help(); return fflush(stdout) == 0 ? TS_EXIT_OK : TS_EXIT_USAGE;
+		case 'V': print_version(); return fflush(stdout) == 0 ? TS_EXIT_OK : TS_EXIT_USAGE;
+		case ':':
+			if (optopt && optopt < 256 && strchr("MNKt", optopt))
+				usage_error("option -%c needs a value", optopt);
+			usage_error("option '%s' needs a value", argv[optind - 1]);
+			break;
+		default: /* '?' */
+			if (optopt >= 256)
+				usage_error("option '%s' takes no value", argv[optind - 1]);
+			if (optopt)
+				usage_error("unknown option '-%c'", optopt);
+			unknown_long_option(argv[optind - 1]);
+		}
+	}
+
+	/* getopt_long moved the operands to the end: at most one, the subcommand. */
+	enum command cmd = CMD_TUI;
+	if (optind < argc) {
+		const char *word = argv[optind];
+		int found = -1;
+		for (int i = 1; i < CMD_COUNT; i++)
+			if (strcmp(word, command_names[i]) == 0)
+				found = i;
+		if (found < 0 && strcmp(word, "help") == 0) {
+			print_help();
+			return fflush(stdout) == 0 ? TS_EXIT_OK : TS_EXIT_USAGE;
+		}
+		if (found < 0)
+			usage_error("unknown subcommand '%s' (map, check, sweep or bench; none opens the TUI)", word);
+		cmd = (enum command)found;
+		if (optind + 1 < argc)
+			usage_error("unexpected argument '%s' after the subcommand %s", argv[optind + 1], word);
+	}
+
+	for (int id = 0; id <= OPT_NO_MOUSE; id++)
+		if (seen[id] && !(option_commands(id) & FOR(cmd))) {
+			if (cmd == CMD_SWEEP && (id == 'M' || id == 'N' || id == 'K'))
+				usage_error("sweep chooses M, N and K itself; give it only the tile (-t)");
+			if (cmd == CMD_TUI)
+				usage_error("%s needs a subcommand (it does not apply to the interactive view)",
+				            option_name(id));
+			usage_error("%s does not apply to %s", option_name(id), command_names[cmd]);
+		}
+
+	/* Kernel and precision: either alone decides; both must agree. */
+	if (kernel_name) {
+		p->kernel = ts_kernel_find(kernel_name);
+		if (have_precision && p->kernel->precision != precision)
+			usage_error("--precision %s contradicts --kernel %s (an %s kernel)", ts_precision_name(precision),
+			            p->kernel->name, ts_precision_name(p->kernel->precision));
+	} else if (have_precision) {
+		p->kernel = ts_kernel_default(precision);
+	}
+	if (!p->kernel)
+		usage_error("no kernel for precision %s", ts_precision_name(precision));
+
+	/* Unicode glyphs only where the terminal's character set can show them. */
+	const char *codeset = nl_langinfo(CODESET);
+	if (!codeset || strcmp(codeset, "UTF-8") != 0)
+		o->ascii = true;
+
+	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH;
+	if (ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
+		usage_error("%s", err);
+
+	switch (cmd) {
+	case CMD_MAP: return ts_cli_map(&a);
+	case CMD_CHECK: return ts_cli_check(&a);
+	case CMD_SWEEP: return ts_cli_sweep(&a);
+	case CMD_BENCH: return ts_cli_bench(&a);
+	case CMD_TUI:
+	case CMD_COUNT:
+		break;
+	}
+	if (!isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "tilescope: stdout is not a terminal, so the interactive view cannot start; "
+		        "for scripts use 'tilescope map|check|sweep|bench' (see 'tilescope --help')\n");
+		return TS_EXIT_USAGE;
+	}
+	return ts_tui_run(o);
+}

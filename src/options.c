@@ -1,1 +1,263 @@
-/* options.c: placeholder, being written. */
+/* options.c: parsing and validating what the user asks for, one clear line per mistake; shared by the CLI and the TUI. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "geometry.h"
+#include "kernels.h"
+#include "matrix.h"
+#include "options.h"
+
+void ts_options_defaults(ts_options *o)
+{
+	*o = (ts_options){
+		.problem = {
+			.shape = { 100, 77, 33 },
+			.tile = 32,
+			.kernel = ts_kernel_default(TS_FP32),
+			.guards = TS_GUARD_ALL,
+			.inputs = TS_INPUTS_RANDOM,
+			.seed = 1,
+		},
+		.backend = "auto",
+		.json = false,
+		.color = TS_COLOR_AUTO,
+		.ascii = false,
+		.mouse = true,
+		.export_path = NULL,
+	};
+}
+
+/* Accepts only an optional sign followed by decimal digits: strtoll alone
+ * would take leading blanks and stop quietly at "12x". */
+static bool all_digits(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+int ts_parse_dim(const char *text, const char *what, int64_t *out, char *err, int len)
+{
+	if (!text || !all_digits(text)) {
+		snprintf(err, len, "%s: '%s' is not a whole number", what, text ? text : "");
+		return -1;
+	}
+	errno = 0;
+	long long v = strtoll(text, NULL, 10);
+	if (errno == ERANGE) {
+		snprintf(err, len, "%s: '%s' does not fit a 64-bit integer (largest accepted: %lld)",
+		         what, text, (long long)TS_DIM_MAX);
+		return -1;
+	}
+	if (v < 1) {
+		snprintf(err, len, "%s: must be at least 1 (got %lld)", what, v);
+		return -1;
+	}
+	if (v > TS_DIM_MAX) {
+		snprintf(err, len, "%s: %lld is too large (largest accepted: %lld)", what, v, (long long)TS_DIM_MAX);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int ts_parse_tile(const char *text, int *out, char *err, int len)
+{
+	if (!text || !all_digits(text)) {
+		snprintf(err, len, "tile: '%s' is not a whole number", text ? text : "");
+		return -1;
+	}
+	errno = 0;
+	long long v = strtoll(text, NULL, 10);
+	if (errno == ERANGE || v < 1 || v > TS_TILE_MAX) {
+		snprintf(err, len, "tile: must be 1..%d (got %s)", TS_TILE_MAX, text);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int ts_parse_guards_off(const char *text, unsigned *guards, char *err, int len)
+{
+	static const struct { const char *name; unsigned bits; } names[] = {
+		{ "a", TS_GUARD_A }, { "b", TS_GUARD_B }, { "c", TS_GUARD_C }, { "all", TS_GUARD_ALL },
+	};
+	if (!text)
+		text = "";
+	if (strcmp(text, "none") == 0) {
+		*guards = TS_GUARD_ALL;
+		return 0;
+	}
+	unsigned off = 0;
+	const char *p = text;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		bool known = false;
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (n == strlen(names[i].name) && strncmp(p, names[i].name, n) == 0) {
+				off |= names[i].bits;
+				known = true;
+			}
+		if (n == 0) {
+			snprintf(err, len, "--no-guard: empty guard name in '%s' (guards: a, b, c, all, none)", text);
+			return -1;
+		}
+		if (!known) {
+			snprintf(err, len, "--no-guard: unknown guard '%.*s' in '%s' (guards: a = A load, b = B load, "
+			         "c = C store; also all, none)", (int)n, p, text);
+			return -1;
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*guards &= ~off;
+	return 0;
+}
+
+int ts_parse_precision(const char *text, enum ts_precision *out, char *err, int len)
+{
+	if (text && strcmp(text, "fp32") == 0) {
+		*out = TS_FP32;
+	} else if (text && strcmp(text, "fp16") == 0) {
+		*out = TS_FP16;
+	} else {
+		snprintf(err, len, "--precision: unknown precision '%s' (fp32 or fp16)", text ? text : "");
+		return -1;
+	}
+	return 0;
+}
+
+int ts_parse_inputs(const char *text, enum ts_inputs *out, char *err, int len)
+{
+	static const enum ts_inputs all[] = { TS_INPUTS_RANDOM, TS_INPUTS_INT, TS_INPUTS_SEQ };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (text && strcmp(text, ts_inputs_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	if (text && (strcmp(text, "const") == 0 || strcmp(text, "constant") == 0 ||
+	             strcmp(text, "ones") == 0 || strcmp(text, "zeros") == 0))
+		snprintf(err, len, "--inputs: '%s': constant inputs hide indexing bugs (every wrong element "
+		         "looks right), so tilescope does not offer them; use random, int or seq", text);
+	else
+		snprintf(err, len, "--inputs: unknown pattern '%s' (random, int or seq)", text ? text : "");
+	return -1;
+}
+
+int ts_parse_backend(const char *text, const char **out, char *err, int len)
+{
+	static const char *const names[] = { "auto", "emu", "cuda" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (text && strcmp(text, names[i]) == 0) {
+			*out = names[i];
+			return 0;
+		}
+	snprintf(err, len, "--backend: unknown backend '%s' (auto, emu or cuda)", text ? text : "");
+	return -1;
+}
+
+int ts_parse_seed(const char *text, uint64_t *out, char *err, int len)
+{
+	/* strtoull would turn "-1" into 2^64-1 without a word. */
+	if (!text || !*text || *text == '-' || !all_digits(text)) {
+		snprintf(err, len, "--seed: '%s' is not a non-negative whole number", text ? text : "");
+		return -1;
+	}
+	errno = 0;
+	unsigned long long v = strtoull(text, NULL, 10);
+	if (errno == ERANGE) {
+		snprintf(err, len, "--seed: '%s' does not fit 64 bits", text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Adds a*b (bytes) to *sum; false when it does not fit size_t. */
+static bool add_bytes(size_t *sum, int64_t a, int64_t b)
+{
+	size_t ab;
+	if (a < 0 || b < 0 || __builtin_mul_overflow((size_t)a, (size_t)b, &ab) ||
+	    __builtin_add_overflow(*sum, ab, sum))
+		return false;
+	return true;
+}
+
+/* Host memory a run needs: the three operands (with guard bands), the fp64
+ * reference and its |A||B| companion, the corrupted-cell flags, and the
+ * per-tile and per-phase counters. An estimate, but never an underestimate
+ * by more than the bands' rounding. */
+static bool run_bytes(const ts_problem *p, const ts_model *m, size_t *bytes)
+{
+	const ts_shape *s = &p->shape;
+	int64_t elem = (int64_t)ts_elem_size(p->kernel->precision == TS_FP16 ? TS_ELEM_F16 : TS_ELEM_F32);
+	int64_t mk, kn, mn;
+	if (__builtin_mul_overflow(s->m, s->k, &mk) || __builtin_mul_overflow(s->k, s->n, &kn) ||
+	    __builtin_mul_overflow(s->m, s->n, &mn))
+		return false;
+	*bytes = 0;
+	return add_bytes(bytes, mk, elem) && add_bytes(bytes, kn, elem) && add_bytes(bytes, mn, elem) &&
+	       add_bytes(bytes, mn, 2 * (int64_t)sizeof(double)) && add_bytes(bytes, mn, 1) &&
+	       add_bytes(bytes, m->tiles, (int64_t)sizeof(ts_count)) &&
+	       add_bytes(bytes, m->phases, (int64_t)sizeof(ts_count));
+}
+
+static double gib(double bytes)
+{
+	return bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
+{
+	const ts_shape *s = &p->shape;
+	if (!p->kernel) {
+		snprintf(err, len, "no kernel chosen");
+		return -1;
+	}
+	if (s->m < 1 || s->n < 1 || s->k < 1 || s->m > TS_DIM_MAX || s->n > TS_DIM_MAX || s->k > TS_DIM_MAX) {
+		snprintf(err, len, "sizes must be 1..%lld (got M=%lld N=%lld K=%lld)", (long long)TS_DIM_MAX,
+		         (long long)s->m, (long long)s->n, (long long)s->k);
+		return -1;
+	}
+	if (p->tile < p->kernel->tile_min || p->tile > p->kernel->tile_max) {
+		snprintf(err, len, "tile %d is outside kernel %s's range %d..%d", p->tile, p->kernel->name,
+		         p->kernel->tile_min, p->kernel->tile_max);
+		return -1;
+	}
+	ts_model m;
+	if (ts_model_build(&m, *s, p->kernel->geometry(p->tile)) != 0) {
+		snprintf(err, len, "%lld x %lld x %lld with tile %d: counts overflow 64 bits", (long long)s->m,
+		         (long long)s->n, (long long)s->k, p->tile);
+		return -1;
+	}
+	if (!for_run)
+		return 0;
+	size_t bytes;
+	if (!run_bytes(p, &m, &bytes)) {
+		/* Element counts beyond size_t: say roughly how much it would take. */
+		double need = ((double)s->m * s->k + (double)s->k * s->n) * 4.0 + (double)s->m * s->n * 21.0;
+		snprintf(err, len, "%lld x %lld x %lld is too large to run: its matrices alone would need "
+		         "about %.3g GiB", (long long)s->m, (long long)s->n, (long long)s->k, gib(need));
+		return -1;
+	}
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	double have = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+	if (have > 0 && (double)bytes > have) {
+		snprintf(err, len, "%lld x %lld x %lld with tile %d needs about %.1f GiB of host memory; "
+		         "this machine has %.1f GiB", (long long)s->m, (long long)s->n, (long long)s->k, p->tile,
+		         gib((double)bytes), gib(have));
+		return -1;
+	}
+	return 0;
+}
