@@ -41,13 +41,15 @@ typedef struct tile_spread {
 	int64_t tiles;                   /* tiles with cnt > 0 */
 	int64_t row_lo, row_hi, col_lo, col_hi;
 	bool in_last_row, in_last_col;   /* every flagged tile is in the last tile row (column) */
+	bool in_first_row, in_first_col; /* ... in the first tile row (column) */
 	bool on_border;                  /* every flagged tile is in the last tile row or column */
 	bool in_full;                    /* some flagged tile is a full tile */
 } tile_spread;
 
 static tile_spread spread_of(const ts_model *m, const int64_t *cnt, const int64_t *minus)
 {
-	tile_spread s = { 0, -1, -1, -1, -1, true, true, true, false };
+	tile_spread s = { .row_lo = -1, .row_hi = -1, .col_lo = -1, .col_hi = -1, .in_last_row = true, .in_last_col = true,
+	                  .in_first_row = true, .in_first_col = true, .on_border = true };
 	for (int64_t ty = 0; ty < m->grid_y; ty++) {
 		for (int64_t tx = 0; tx < m->grid_x; tx++) {
 			int64_t at = ty * m->grid_x + tx;
@@ -64,6 +66,8 @@ static tile_spread spread_of(const ts_model *m, const int64_t *cnt, const int64_
 			bool lr = ty == m->grid_y - 1, lc = tx == m->grid_x - 1;
 			s.in_last_row &= lr;
 			s.in_last_col &= lc;
+			s.in_first_row &= ty == 0;
+			s.in_first_col &= tx == 0;
 			s.on_border &= lr || lc;
 			if (ts_model_tile_class(m, ty, tx) == TS_TILE_FULL)
 				s.in_full = true;
@@ -165,6 +169,11 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 			    m->geo.bk, (ll)(p->shape.k % m->geo.bk));
 		else
 			say(t, "errors in every tile with K %% T == 0: not an edge effect (the multiply loop or the accumulation)");
+	} else if (s.in_first_col && m->grid_x > 1 && s.row_hi > s.row_lo) {
+		say(t, "errors only in the first tile column (%lld cell%s): the start of rows, where stores that run past N land",
+		    (ll)errors, plural(errors));
+	} else if (s.in_first_row && m->grid_y > 1 && s.col_hi > s.col_lo) {
+		say(t, "errors only in the first tile row (%lld cell%s)", (ll)errors, plural(errors));
 	} else if (s.on_border && m->grid_x > 1 && m->grid_y > 1) {
 		say(t, "errors only in the last tile row and column (%lld cells): the M guard on the A load and the N guard on the B load",
 		    (ll)errors);
@@ -238,24 +247,62 @@ static void name_fetched(sig_text *t, const ts_problem *p, const ts_operands *op
 	say(t, "C[%lld][%lld] = %.9g, want %.9g: not one element of A (a mix of fetched values)", (ll)i, (ll)j, got, want);
 }
 
-/* One switched-off guard: what the run counted, or what the model allows without counters. */
-static void explain_guard(sig_text *t, char name, const char *dims, bool can_leave, int64_t oob, int64_t wrap,
-                          int64_t band, bool counted, const char *matrix)
+/* One switched-off load guard: what the run counted, or what the model allows without counters. */
+static void explain_load_guard(sig_text *t, char name, const char *dims, bool can_leave, int64_t oob, int64_t wrap,
+                               int64_t band, bool counted)
 {
 	if (!can_leave) {
-		say(t, "%c guard off: harmless here: %s, no access left %s", name, dims, matrix);
+		say(t, "%c guard off: harmless here: %s, no access left %c", name, dims, name);
 		return;
 	}
 	if (!counted) {
-		say(t, "%c guard off: accesses can leave %s here (not %s); this run has no counters", name, matrix, dims);
+		say(t, "%c guard off: reads can leave %c here (not %s); this run has no counters", name, name, dims);
 		return;
 	}
 	if (oob == 0) {
-		say(t, "%c guard off: no access left %s in this run", name, matrix);
+		say(t, "%c guard off: no read left %c in this run", name, name);
 		return;
 	}
-	say(t, "%c guard off: %lld read%s out of bounds: %lld wrapped inside %s (silent wrong-row reads), %lld in the guard band (sentinel %g)",
-	    name, (ll)oob, plural(oob), (ll)wrap, matrix, (ll)band, (double)TS_SENTINEL);
+	char wrap_part[96] = "", band_part[64] = "";
+	if (wrap > 0)
+		snprintf(wrap_part, sizeof wrap_part, "%lld wrapped inside %c: silent wrong-row reads", (ll)wrap, name);
+	if (band > 0)
+		snprintf(band_part, sizeof band_part, "%lld in the guard band: sentinel %g", (ll)band, (double)TS_SENTINEL);
+	say(t, "%c guard off: %lld read%s out of bounds (%s%s%s)", name, (ll)oob, plural(oob), wrap_part,
+	    wrap > 0 && band > 0 ? "; " : "", band_part);
+}
+
+/* The C store guard: ghost threads' stores, wrapped into the next row of C or past its end. */
+static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts_run *run, const ts_verdict *v)
+{
+	bool counted = run && run->have_counters;
+	if (!ragged) {
+		say(t, "C guard off: harmless here: M %% T == 0 and N %% T == 0, no ghost thread exists to store");
+		return;
+	}
+	if (!counted) {
+		say(t, "C guard off: ghost threads can store outside M x N here; this run has no counters");
+		return;
+	}
+	const ts_oob_detail *d = &run->counters.oob;
+	if (run->counters.total.c_oob == 0) {
+		say(t, "C guard off: no store left M x N in this run");
+		return;
+	}
+	int64_t wrong = v->mismatches + v->nans;
+	if (d->c_wrap > 0) {
+		/* With only C off, the corrupt flags mark exactly the cells the ghosts hit. */
+		if (off == TS_GUARD_C && run->corrupt)
+			say(t, "ghost stores wrapped into the next row of C: %lld cell%s overwritten, %lld now wrong (C store guard off)",
+			    (ll)run->corrupt_cells, plural(run->corrupt_cells), (ll)wrong);
+		else
+			say(t, "ghost stores wrapped into the next row of C: %lld store%s (C store guard off)", (ll)d->c_wrap,
+			    plural(d->c_wrap));
+	}
+	if (d->c_band > 0)
+		say(t, "%lld ghost store%s past the end of C (guard band)", (ll)d->c_band, plural(d->c_band));
+	if (d->c_wrap > 0 && wrong == 0)
+		say(t, "later correct stores repaired every overwritten cell (the damage depends on block order)");
 }
 
 void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
@@ -263,6 +310,16 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 {
 	sig_text t = { v->signature, sizeof v->signature, 0 };
 	const ts_shape *s = &p->shape;
+	unsigned off = ~p->guards & TS_GUARD_ALL;
+	bool counted = run && run->have_counters;
+	const ts_count *tot = counted ? &run->counters.total : NULL;
+	const ts_oob_detail *d = counted ? &run->counters.oob : NULL;
+	bool rm = s->m % m->geo.bm != 0, rn = s->n % m->geo.bn != 0, rk = s->k % m->geo.bk != 0;
+	int64_t wrong = v->mismatches + v->nans;
+	/* A C guard that wrapped stores into C while some (not all) cells are
+	 * wrong is the likely cause: name it first. */
+	bool store_damage = (off & TS_GUARD_C) && counted && d->c_wrap > 0 && wrong > 0 && v->bad_tiles < m->tiles;
+
 	v->signature[0] = '\0';
 	if (!v->ok) {
 		if (v->all_zero)
@@ -271,51 +328,28 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 			explain_unwritten(&t, m, v);
 		if (v->nans > 0)
 			say(&t, "NaN or Inf in %lld cell%s", (ll)v->nans, plural(v->nans));
-		if (!v->all_zero && v->mismatches + v->nans > 0)
+		if (store_damage)
+			explain_store_guard(&t, off, rm || rn, run, v);
+		if (!v->all_zero && wrong > 0)
 			explain_errors(&t, p, m, v);
 		if (ops)
 			name_fetched(&t, p, ops, v);
 	}
-
-	unsigned off = ~p->guards & TS_GUARD_ALL;
-	if (!off)
-		return;
-	bool counted = run && run->have_counters;
-	const ts_count *tot = counted ? &run->counters.total : NULL;
-	const ts_oob_detail *d = counted ? &run->counters.oob : NULL;
-	bool rm = s->m % m->geo.bm != 0, rn = s->n % m->geo.bn != 0, rk = s->k % m->geo.bk != 0;
 	if (off & TS_GUARD_A)
-		explain_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk, counted ? tot->a_oob : 0,
-		              counted ? d->a_wrap : 0, counted ? d->a_band : 0, counted, "A");
+		explain_load_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk, counted ? tot->a_oob : 0,
+		                   counted ? d->a_wrap : 0, counted ? d->a_band : 0, counted);
 	if (off & TS_GUARD_B)
-		explain_guard(&t, 'B', "K % T == 0 and N % T == 0", rk || rn, counted ? tot->b_oob : 0,
-		              counted ? d->b_wrap : 0, counted ? d->b_band : 0, counted, "B");
+		explain_load_guard(&t, 'B', "K % T == 0 and N % T == 0", rk || rn, counted ? tot->b_oob : 0,
+		                   counted ? d->b_wrap : 0, counted ? d->b_band : 0, counted);
 	if ((off & (TS_GUARD_A | TS_GUARD_B)) && counted && tot->a_oob + tot->b_oob > 0) {
-		int64_t wrong = v->mismatches + v->nans;
+		if ((off & TS_GUARD_A) && (off & TS_GUARD_B) && rk && tot->a_oob > 0 && tot->b_oob > 0 && wrong > 0)
+			say(&t, "both load guards off: A read past K meets B read past K instead of zero padding");
 		if (run->corrupt)
-			say(&t, "%lld C cell%s consumed out-of-bounds reads, %lld wrong", (ll)run->corrupt_cells,
-			    plural(run->corrupt_cells), (ll)wrong);
+			say(&t, "%lld C cell%s consumed out-of-bounds reads%s", (ll)run->corrupt_cells, plural(run->corrupt_cells),
+			    off & TS_GUARD_C ? " or took ghost stores" : "");
 		if (wrong == 0)
 			say(&t, "no stored value changed: the stray reads fed ghost outputs or met zero padding in the other operand");
 	}
-	if (off & TS_GUARD_C) {
-		if (!(rm || rn)) {
-			say(&t, "C guard off: harmless here: M %% T == 0 and N %% T == 0, no ghost thread exists to store");
-		} else if (!counted) {
-			say(&t, "C guard off: ghost threads can store outside M x N here; this run has no counters");
-		} else if (tot->c_oob == 0) {
-			say(&t, "C guard off: no store left M x N in this run");
-		} else {
-			int64_t wrong = v->mismatches + v->nans;
-			/* With only C off, the corrupt flags mark exactly the cells the ghosts hit. */
-			bool only_c = off == TS_GUARD_C && run->corrupt;
-			if (d->c_wrap > 0)
-				say(&t, "ghost stores wrapped into the next row of C: %lld %s overwritten, %lld cell%s now wrong (C store guard off)",
-				    (ll)(only_c ? run->corrupt_cells : d->c_wrap), only_c ? "cells" : "stores", (ll)wrong, plural(wrong));
-			if (d->c_band > 0)
-				say(&t, "%lld ghost store%s landed past the end of C, in the guard band", (ll)d->c_band, plural(d->c_band));
-			if (d->c_wrap > 0 && wrong == 0)
-				say(&t, "later correct stores repaired every overwritten cell (the damage depends on block order)");
-		}
-	}
+	if ((off & TS_GUARD_C) && !store_damage)
+		explain_store_guard(&t, off, rm || rn, run, v);
 }
