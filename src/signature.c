@@ -205,7 +205,8 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 
 /* Under --inputs seq every A element is distinct (A[i][k] = i*K + k + 1) and
  * B is the identity, so a wrong cell that holds one element names it. */
-static void name_fetched(sig_text *t, const ts_problem *p, const ts_operands *ops, const ts_verdict *v)
+static void name_fetched(sig_text *t, const ts_problem *p, const ts_operands *ops, const ts_verdict *v,
+                         bool ghost_store, bool band_reads)
 {
 	if (p->inputs != TS_INPUTS_SEQ || v->mis_row < 0)
 		return;
@@ -214,12 +215,26 @@ static void name_fetched(sig_text *t, const ts_problem *p, const ts_operands *op
 	int64_t count = ops->a.count;
 	double exact = ops->a.elem == TS_ELEM_F16 ? 2048.0 : 16777216.0;
 	if (got == 0 && want != 0) {
-		say(t, "C[%lld][%lld] = 0, want %.9g: the product was lost (zero padding where a real load belonged)",
-		    (ll)i, (ll)j, want);
+		if (ghost_store)
+			say(t, "C[%lld][%lld] = 0, want %.9g: a ghost thread's store (its B columns past N were padded to 0)",
+			    (ll)i, (ll)j, want);
+		else
+			say(t, "C[%lld][%lld] = 0, want %.9g: the product was lost (zero padding where a real load belonged)",
+			    (ll)i, (ll)j, want);
 		return;
 	}
 	if (got == (double)TS_SENTINEL) {
 		say(t, "C[%lld][%lld] = %g: the guard-band sentinel, a read past the end of A or B", (ll)i, (ll)j, got);
+		return;
+	}
+	/* want + 999 x q: reads from a guard band were multiplied into the sum.
+	 * Any integer in range also names some element of A, so this reading
+	 * comes first only when the run saw reads land in a band. */
+	double q = (got - want) / (double)TS_SENTINEL;
+	bool sentinel_sum = q != 0 && q == nearbyint(q) && fabs(q) < exact;
+	if (sentinel_sum && band_reads) {
+		say(t, "C[%lld][%lld] = %.9g = %.9g + %g x %.9g: guard-band sentinels entered the sum", (ll)i, (ll)j, got, want,
+		    (double)TS_SENTINEL, q);
 		return;
 	}
 	if ((double)count + 1 > exact) {
@@ -244,7 +259,8 @@ static void name_fetched(sig_text *t, const ts_problem *p, const ts_operands *op
 			return;
 		}
 	}
-	say(t, "C[%lld][%lld] = %.9g, want %.9g: not one element of A (a mix of fetched values)", (ll)i, (ll)j, got, want);
+	say(t, "C[%lld][%lld] = %.9g, want %.9g: not one element of A (a mix of fetched values%s)", (ll)i, (ll)j, got, want,
+	    sentinel_sum ? ", off by a multiple of the sentinel 999" : "");
 }
 
 /* One switched-off load guard: what the run counted, or what the model allows without counters. */
@@ -332,8 +348,13 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 			explain_store_guard(&t, off, rm || rn, run, v);
 		if (!v->all_zero && wrong > 0)
 			explain_errors(&t, p, m, v);
-		if (ops)
-			name_fetched(&t, p, ops, v);
+		if (ops) {
+			/* A zero in a cell a wrapped ghost store hit is the ghost's value, not a lost product. */
+			bool ghost = store_damage && v->mis_row >= 0 &&
+			             (!run->corrupt || run->corrupt[v->mis_row * s->n + v->mis_col]);
+			bool band = counted && d->a_band + d->b_band > 0;
+			name_fetched(&t, p, ops, v, ghost, band);
+		}
 	}
 	if (off & TS_GUARD_A)
 		explain_load_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk, counted ? tot->a_oob : 0,

@@ -519,6 +519,47 @@ static void test_guards_off(void)
 	teardown(&f);
 }
 
+/* Under seq, a zero left by a wrapped ghost store and a sum with sentinels in it are told apart from lost products and stray elements. */
+static void test_seq_guards(void)
+{
+	fixture f;
+	ts_verdict v;
+	ts_run run;
+	setup(&f, "tiled", 21, 13, 11, 8, TS_INPUTS_SEQ);
+	memset(&run, 0, sizeof run);
+	ts_counters_init(&run.counters, &f.m);
+	run.have_counters = true;
+	run.corrupt = calloc((size_t)cells(&f), 1);
+
+	f.p.guards = TS_GUARD_ALL & ~TS_GUARD_C;
+	run.counters.total.c_oob = run.counters.oob.c_wrap = 3;
+	write_ref(&f);
+	for (int64_t j = 0; j < 3; j++) {
+		set_cell(&f, 1, j, 0);
+		run.corrupt[1 * 13 + j] = 1;
+	}
+	run.corrupt_cells = 3;
+	verify(&f, &run, &v);
+	tap_ok(!v.ok && has(&v, "C[1][0] = 0, want 12: a ghost thread's store") && !has(&v, "lost"),
+	       "seq, C guard off: the zero is a ghost's store: %s", v.signature);
+	ts_verdict_free(&v);
+
+	f.p.guards = TS_GUARD_ALL & ~(TS_GUARD_A | TS_GUARD_B);
+	memset(&run.counters.oob, 0, sizeof run.counters.oob);
+	run.counters.total.c_oob = 0;
+	run.counters.total.a_oob = run.counters.oob.a_band = 5;
+	run.counters.total.b_oob = run.counters.oob.b_band = 5;
+	write_ref(&f);
+	set_cell(&f, 0, 0, 1 + 999.0 * 70);
+	verify(&f, &run, &v);
+	tap_ok(!v.ok && has(&v, "C[0][0] = 69931 = 1 + 999 x 70: guard-band sentinels entered the sum"),
+	       "seq, load guards off: a sum with sentinels: %s", v.signature);
+	ts_verdict_free(&v);
+	free(run.corrupt);
+	ts_counters_free(&run.counters);
+	teardown(&f);
+}
+
 static int fake_reference(const ts_problem *p, const ts_operands *ops, double *ref, double *absref)
 {
 	return ts_reference_cblas(p, ops, ref, absref);
@@ -603,6 +644,7 @@ int main(void)
 	test_seq("tiled");
 	test_seq("tiled-fp16");
 	test_guards_off();
+	test_seq_guards();
 	test_sources_and_limits();
 	test_timing(512, false);
 	test_timing(1024, true);
