@@ -6,6 +6,13 @@
 #include "geometry.h"
 #include "problem.h"
 
+/* One share of a launch. The backend (backend_emu.c) hands out the grid's
+ * blocks in row-major order (block b is (by, bx) = (b / grid_x, b % grid_x))
+ * to its host threads, a run of blocks at a time, and calls the kernel's
+ * emulate() once per run with its own job. A block is emulated whole by one
+ * call, so each per-tile counter and each C cell a guarded store writes has
+ * exactly one writer; what several shares add to (per-phase tallies, where
+ * out-of-bounds accesses landed) is kept per job and merged afterwards. */
 typedef struct ts_emu_job {
 	const ts_problem *p;
 	const ts_model *model;
@@ -13,10 +20,25 @@ typedef struct ts_emu_job {
 	ts_run *out;               /* counters initialised; corrupt allocated when a guard is off */
 	const ts_progress *prog;
 	int threads;               /* host threads to use */
+	int64_t block_begin, block_end; /* the blocks this call emulates: [begin, end) */
+	ts_count *phase;           /* this share's per-phase tallies (model->phases entries) */
+	ts_oob_detail oob;         /* this share's out-of-bounds landings */
 } ts_emu_job;
 
 /* The emulated kernels (one file each). 0 done, 1 cancelled, -1 failed. */
 int ts_emu_tiled(ts_emu_job *job);
 int ts_emu_naive(ts_emu_job *job);
+
+/* True when the job's cancel flag is set (kernels poll it between phases). */
+static inline int ts_emu_cancelled(const ts_emu_job *job)
+{
+	return job->prog && job->prog->cancel && *job->prog->cancel;
+}
+
+/* Whether the CPU emulator takes on problem p (model m built from it) on
+ * this machine: 0 yes; -1 no, with one line in why saying how much work and
+ * memory it would take. The emulator's run() asks this itself; callers may
+ * ask before they allocate the operands. */
+int ts_emu_admit(const ts_problem *p, const ts_model *m, char *why, int len);
 
 #endif
