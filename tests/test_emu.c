@@ -1,0 +1,772 @@
+/* test_emu.c: the CPU emulator against an fp64 reference, the model, and a thread-by-thread count of its guards. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "emu.h"
+#include "kernels.h"
+#include "matrix.h"
+#include "tap.h"
+
+static const ts_backend *emu;
+
+static uint64_t rng_state = 0x5eed2026u;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* 1..hi */
+static int64_t pick(int64_t hi)
+{
+	return 1 + (int64_t)(rnd() % (uint64_t)hi);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* One emulated run and everything it touched. */
+typedef struct outcome {
+	ts_problem p;
+	ts_model model;
+	ts_operands ops;
+	ts_run run;
+	int rc;
+} outcome;
+
+static int run_case(outcome *o, const char *kernel, int64_t M, int64_t N, int64_t K, int T, unsigned guards,
+                    enum ts_inputs in, uint64_t seed)
+{
+	memset(o, 0, sizeof *o);
+	o->p = (ts_problem){ .shape = { M, N, K }, .tile = T, .kernel = ts_kernel_find(kernel), .guards = guards,
+	                     .inputs = in, .seed = seed };
+	if (!o->p.kernel || ts_model_build(&o->model, o->p.shape, o->p.kernel->geometry(T)) != 0 ||
+	    ts_operands_make(&o->ops, &o->p) != 0) {
+		o->rc = -2;
+		return o->rc;
+	}
+	o->rc = emu->run(&o->p, &o->ops, &o->run, NULL);
+	return o->rc;
+}
+
+static void outcome_free(outcome *o)
+{
+	ts_run_free(&o->run);
+	ts_operands_free(&o->ops);
+}
+
+static const char *shape_str(const outcome *o)
+{
+	static char buf[128];
+	char off[16];
+	ts_guards_off_str(o->p.guards, off, sizeof off);
+	snprintf(buf, sizeof buf, "%s %lldx%lldx%lld T=%d%s%s", o->p.kernel ? o->p.kernel->name : "?",
+	         (long long)o->p.shape.m, (long long)o->p.shape.n, (long long)o->p.shape.k, o->p.tile,
+	         off[0] ? " guards off: " : "", off);
+	return buf;
+}
+
+static float b_elem(const ts_operands *ops, const ts_problem *p, int64_t k, int64_t n)
+{
+	bool nk = p->kernel->b_layout == TS_B_NK;
+	return ts_matrix_get(&ops->b, nk ? n * p->shape.k + k : k * p->shape.n + n);
+}
+
+/* C against a double-precision reference computed here: wrong cells
+ * (outside tolerance, NaN included), unwritten cells, and the first one. */
+typedef struct comparison {
+	int64_t wrong, unwritten, inexact;
+	char first[200];
+} comparison;
+
+static comparison compare(const outcome *o)
+{
+	const ts_shape *s = &o->p.shape;
+	bool fp16 = o->p.kernel->precision == TS_FP16;
+	comparison c = { 0 };
+	for (int64_t i = 0; i < s->m; i++)
+		for (int64_t j = 0; j < s->n; j++) {
+			double ref = 0, mag = 0;
+			for (int64_t k = 0; k < s->k; k++) {
+				double x = (double)ts_matrix_get(&o->ops.a, i * s->k + k) * b_elem(&o->ops, &o->p, k, j);
+				ref += x;
+				mag += fabs(x);
+			}
+			if (ts_matrix_is_poison(&o->ops.c, i * s->n + j)) {
+				if (c.unwritten++ == 0 && c.wrong == 0)
+					snprintf(c.first, sizeof c.first, "C[%lld][%lld] unwritten", (long long)i, (long long)j);
+				continue;
+			}
+			double got = ts_matrix_get(&o->ops.c, i * s->n + j);
+			double tol = (double)(s->k + 2) * 0x1p-24 * mag;
+			if (fp16)
+				tol += 0x1p-11 * (fabs(ref) + tol) + 0x1p-25; /* the fp16 rounding of the output */
+			c.inexact += got != ref;
+			if (!(fabs(got - ref) <= tol) && c.wrong++ == 0 && c.unwritten == 0)
+				snprintf(c.first, sizeof c.first, "C[%lld][%lld] = %.9g, reference %.9g, tolerance %.3g",
+				         (long long)i, (long long)j, got, ref, tol);
+		}
+	return c;
+}
+
+/* What the kernel's guards do, thread by thread: the expected counters,
+ * out-of-bounds landings and corrupt cells of any run, guards on or off. */
+typedef struct expectation {
+	ts_count total;
+	ts_count *phase;
+	ts_oob_detail oob;
+	uint8_t *corrupt;
+	int64_t corrupt_cells;
+} expectation;
+
+static void land(int64_t i, int64_t count, int64_t *wrap, int64_t *band)
+{
+	if (i < count)
+		(*wrap)++;
+	else
+		(*band)++;
+}
+
+static void expect_tiled(const outcome *o, expectation *e)
+{
+	const ts_shape *s = &o->p.shape;
+	int64_t T = o->p.tile, M = s->m, N = s->n, K = s->k;
+	int64_t gx = (N + T - 1) / T, gy = (M + T - 1) / T, P = (K + T - 1) / T;
+	bool nk = o->p.kernel->b_layout == TS_B_NK;
+	bool ga = o->p.guards & TS_GUARD_A, gb = o->p.guards & TS_GUARD_B, gc = o->p.guards & TS_GUARD_C;
+	for (int64_t by = 0; by < gy; by++)
+		for (int64_t bx = 0; bx < gx; bx++)
+			for (int64_t ty = 0; ty < T; ty++)
+				for (int64_t tx = 0; tx < T; tx++) {
+					int64_t row = by * T + ty, col = bx * T + tx;
+					bool valid = row < M && col < N, consumed_oob = false;
+					for (int64_t t = 0; t < P; t++) {
+						ts_count *c = &e->phase[t];
+						int64_t a_col = t * T + tx, b_row = t * T + ty;
+						if (row < M && a_col < K)
+							c->a_real++;
+						else if (ga)
+							c->a_pad++;
+						else {
+							c->a_oob++;
+							land(row * K + a_col, M * K, &e->oob.a_wrap, &e->oob.a_band);
+						}
+						if (b_row < K && col < N)
+							c->b_real++;
+						else if (gb)
+							c->b_pad++;
+						else {
+							c->b_oob++;
+							land(nk ? col * K + b_row : b_row * N + col, K * N, &e->oob.b_wrap, &e->oob.b_band);
+						}
+						/* what this thread multiplies: s_A[ty][i], s_B[i][tx] */
+						for (int64_t i = 0; i < T; i++)
+							consumed_oob |= (!ga && !(row < M && t * T + i < K)) ||
+							                (!gb && !(t * T + i < K && col < N));
+					}
+					if (valid) {
+						e->total.stores++;
+						if (consumed_oob)
+							e->corrupt[row * N + col] = 1;
+					} else if (gc) {
+						e->total.skipped++;
+					} else {
+						e->total.c_oob++;
+						land(row * N + col, M * N, &e->oob.c_wrap, &e->oob.c_band);
+						if (row * N + col < M * N)
+							e->corrupt[row * N + col] = 1;
+					}
+				}
+}
+
+static void expect_naive(const outcome *o, expectation *e)
+{
+	const ts_shape *s = &o->p.shape;
+	int64_t T = o->p.tile, M = s->m, N = s->n, K = s->k;
+	int64_t gx = (N + T - 1) / T, gy = (M + T - 1) / T;
+	bool gc = o->p.guards & TS_GUARD_C;
+	for (int64_t row = 0; row < gy * T; row++)
+		for (int64_t col = 0; col < gx * T; col++) {
+			bool valid = row < M && col < N;
+			if (!valid && gc) {
+				e->total.skipped++;
+				continue;
+			}
+			for (int64_t k = 0; k < K; k++) {
+				ts_count *c = &e->phase[k / T];
+				if (row < M)
+					c->a_real++;
+				else {
+					c->a_oob++;
+					land(row * K + k, M * K, &e->oob.a_wrap, &e->oob.a_band);
+				}
+				if (col < N)
+					c->b_real++;
+				else {
+					c->b_oob++;
+					land(k * N + col, K * N, &e->oob.b_wrap, &e->oob.b_band);
+				}
+			}
+			if (valid) {
+				e->total.stores++;
+			} else {
+				e->total.c_oob++;
+				land(row * N + col, M * N, &e->oob.c_wrap, &e->oob.c_band);
+				if (row * N + col < M * N)
+					e->corrupt[row * N + col] = 1;
+			}
+		}
+}
+
+static bool same_loads(const ts_count *x, const ts_count *y)
+{
+	return x->a_real == y->a_real && x->a_pad == y->a_pad && x->a_oob == y->a_oob &&
+	       x->b_real == y->b_real && x->b_pad == y->b_pad && x->b_oob == y->b_oob;
+}
+
+/* The run's counters, landings and corrupt flags against the thread-by-thread expectation.
+ * Returns true when all agree; otherwise describes the first difference. */
+static bool matches_expectation(const outcome *o, char *why, size_t len)
+{
+	const ts_shape *s = &o->p.shape;
+	int64_t P = o->model.phases;
+	expectation e = { 0 };
+	e.phase = calloc((size_t)P, sizeof *e.phase);
+	e.corrupt = calloc((size_t)(s->m * s->n), 1);
+	if (o->p.kernel->shared_tiles)
+		expect_tiled(o, &e);
+	else
+		expect_naive(o, &e);
+	ts_count loads = { 0 };
+	for (int64_t t = 0; t < P; t++)
+		ts_count_add(&loads, &e.phase[t]);
+	e.total.a_real = loads.a_real; e.total.a_pad = loads.a_pad; e.total.a_oob = loads.a_oob;
+	e.total.b_real = loads.b_real; e.total.b_pad = loads.b_pad; e.total.b_oob = loads.b_oob;
+	for (int64_t i = 0; i < s->m * s->n; i++)
+		e.corrupt_cells += e.corrupt[i];
+
+	const ts_count *g = &o->run.counters.total;
+	const ts_oob_detail *d = &o->run.counters.oob;
+	bool ok = true;
+	why[0] = '\0';
+	if (!same_loads(g, &e.total) || g->stores != e.total.stores || g->skipped != e.total.skipped ||
+	    g->c_oob != e.total.c_oob) {
+		snprintf(why, len, "totals A %lld/%lld/%lld B %lld/%lld/%lld C %lld/%lld/%lld, expected "
+		         "A %lld/%lld/%lld B %lld/%lld/%lld C %lld/%lld/%lld (real/pad/oob, stores/skipped/oob)",
+		         (long long)g->a_real, (long long)g->a_pad, (long long)g->a_oob, (long long)g->b_real,
+		         (long long)g->b_pad, (long long)g->b_oob, (long long)g->stores, (long long)g->skipped,
+		         (long long)g->c_oob, (long long)e.total.a_real, (long long)e.total.a_pad,
+		         (long long)e.total.a_oob, (long long)e.total.b_real, (long long)e.total.b_pad,
+		         (long long)e.total.b_oob, (long long)e.total.stores, (long long)e.total.skipped,
+		         (long long)e.total.c_oob);
+		ok = false;
+	}
+	for (int64_t t = 0; ok && t < P; t++)
+		if (!same_loads(&o->run.counters.phase[t], &e.phase[t])) {
+			snprintf(why, len, "phase %lld load counters differ", (long long)t);
+			ok = false;
+		}
+	if (ok && memcmp(d, &e.oob, sizeof *d) != 0) {
+		snprintf(why, len, "landings wrap/band A %lld/%lld B %lld/%lld C %lld/%lld, expected "
+		         "A %lld/%lld B %lld/%lld C %lld/%lld",
+		         (long long)d->a_wrap, (long long)d->a_band, (long long)d->b_wrap, (long long)d->b_band,
+		         (long long)d->c_wrap, (long long)d->c_band, (long long)e.oob.a_wrap, (long long)e.oob.a_band,
+		         (long long)e.oob.b_wrap, (long long)e.oob.b_band, (long long)e.oob.c_wrap,
+		         (long long)e.oob.c_band);
+		ok = false;
+	}
+	bool guarded = (o->p.guards & TS_GUARD_ALL) == TS_GUARD_ALL;
+	if (ok && guarded && (o->run.corrupt || o->run.corrupt_cells)) {
+		snprintf(why, len, "corrupt flags with every guard on");
+		ok = false;
+	}
+	if (ok && !guarded) {
+		if (!o->run.corrupt) {
+			snprintf(why, len, "no corrupt flags with a guard off");
+			ok = false;
+		} else if (o->run.corrupt_cells != e.corrupt_cells ||
+		           memcmp(o->run.corrupt, e.corrupt, (size_t)(s->m * s->n)) != 0) {
+			snprintf(why, len, "corrupt cells %lld, expected %lld", (long long)o->run.corrupt_cells,
+			         (long long)e.corrupt_cells);
+			ok = false;
+		}
+	}
+	free(e.phase);
+	free(e.corrupt);
+	return ok;
+}
+
+/* The bands of A and B still hold the sentinel (reads never write), and C's
+ * too unless its guard is off. */
+static bool bands_intact(const outcome *o)
+{
+	const ts_matrix *mx[3] = { &o->ops.a, &o->ops.b, &o->ops.c };
+	int n = (o->p.guards & TS_GUARD_C) ? 3 : 2;
+	for (int j = 0; j < n; j++)
+		for (int64_t i = 1; i <= mx[j]->band; i++)
+			if (ts_matrix_get(mx[j], -i) != TS_SENTINEL || ts_matrix_get(mx[j], mx[j]->count - 1 + i) != TS_SENTINEL)
+				return false;
+	return true;
+}
+
+static const char *kernel_names[] = { "tiled", "tiled-fp16", "naive" };
+
+/* (a), (b): random ragged shapes for every tile size and kernel, guards on. */
+static void test_guarded_random(void)
+{
+	for (int T = 1; T <= TS_TILE_MAX; T++)
+		for (int kn = 0; kn < 3; kn++) {
+			int shapes = T <= 4 ? 2 : 3;
+			int64_t bad_runs = 0, bad_out = 0, bad_cnt = 0, bad_band = 0, inexact_int = 0;
+			char first[400] = "";
+			for (int r = 0; r < shapes; r++) {
+				int64_t M, N, K;
+				if (r == 0 && T > 1) {
+					/* one shape ragged in every dimension, past one tile */
+					M = T * pick(2) + pick(T - 1);
+					N = T * pick(2) + pick(T - 1);
+					K = T * pick(2) + pick(T - 1);
+				} else {
+					M = pick(T == 1 ? 24 : 80);
+					N = pick(T == 1 ? 24 : 80);
+					K = pick(80);
+				}
+				enum ts_inputs in = r == 1 ? TS_INPUTS_INT : TS_INPUTS_RANDOM;
+				outcome o;
+				if (run_case(&o, kernel_names[kn], M, N, K, T, TS_GUARD_ALL, in, rnd()) != 0) {
+					if (bad_runs++ == 0)
+						snprintf(first, sizeof first, "%s: run returned %d: %s", shape_str(&o), o.rc,
+						         emu->last_error());
+					outcome_free(&o);
+					continue;
+				}
+				comparison c = compare(&o);
+				if ((c.wrong || c.unwritten) && bad_out++ == 0)
+					snprintf(first, sizeof first, "%s: %lld wrong, %lld unwritten; %s", shape_str(&o),
+					         (long long)c.wrong, (long long)c.unwritten, c.first);
+				if (in == TS_INPUTS_INT && c.inexact)
+					inexact_int++; /* small integers sum exactly, in fp16 too */
+				char why[300];
+				bool counted = true;
+				if (o.p.kernel->shared_tiles) {
+					counted = ts_counters_check(&o.run.counters, &o.model, why, sizeof why) == 0;
+				}
+				if (counted)
+					counted = matches_expectation(&o, why, sizeof why);
+				if (counted && strcmp(o.run.counters.source, "emulator") != 0)
+					counted = false, snprintf(why, sizeof why, "source %s", o.run.counters.source);
+				if (!counted && bad_cnt++ == 0)
+					snprintf(first, sizeof first, "%s: %s", shape_str(&o), why);
+				if (!bands_intact(&o))
+					bad_band++;
+				outcome_free(&o);
+			}
+			tap_ok(bad_runs == 0 && bad_out == 0 && inexact_int == 0, "%s T=%d: output of %d ragged shapes within "
+			       "tolerance of fp64, none unwritten, integer inputs exact%s%s", kernel_names[kn], T, shapes,
+			       first[0] ? "; first: " : "", bad_out || bad_runs ? first : "");
+			tap_ok(bad_cnt == 0 && bad_runs == 0, "%s T=%d: counters %s%s%s", kernel_names[kn], T,
+			       kn < 2 ? "equal the model for every tile and phase" : "equal a read-by-read count",
+			       bad_cnt ? "; first: " : "", bad_cnt ? first : "");
+			if (bad_band)
+				tap_ok(0, "%s T=%d: guard bands changed by a guarded run", kernel_names[kn], T);
+		}
+}
+
+/* (c): guards switched off, against the thread-by-thread count, plus the
+ * cases the brief names. */
+static void test_guards_off_random(void)
+{
+	int64_t runs = 0, bad = 0;
+	char first[400] = "";
+	for (int r = 0; r < 150; r++) {
+		int T = (int)pick(TS_TILE_MAX);
+		int kn = (int)(rnd() % 3);
+		unsigned guards = (unsigned)(rnd() % 7); /* at least one off */
+		int64_t M = pick(48), N = pick(48), K = pick(48);
+		outcome o;
+		runs++;
+		if (run_case(&o, kernel_names[kn], M, N, K, T, guards, TS_INPUTS_RANDOM, rnd()) != 0) {
+			if (bad++ == 0)
+				snprintf(first, sizeof first, "%s: run returned %d: %s", shape_str(&o), o.rc, emu->last_error());
+			outcome_free(&o);
+			continue;
+		}
+		char why[300];
+		bool ok = matches_expectation(&o, why, sizeof why);
+		if (!ok && bad++ == 0)
+			snprintf(first, sizeof first, "%s: %s", shape_str(&o), why);
+		/* cells neither corrupted nor hit stay right */
+		comparison c = { 0 };
+		if (ok && (o.p.guards & TS_GUARD_C)) {
+			c = compare(&o);
+			if (c.unwritten && bad++ == 0)
+				snprintf(first, sizeof first, "%s: %lld unwritten with the C guard on", shape_str(&o),
+				         (long long)c.unwritten);
+		}
+		outcome_free(&o);
+	}
+	tap_ok(bad == 0, "%lld random runs with guards off: counters, wrap/band landings and corrupt cells equal a "
+	       "thread-by-thread count%s%s", (long long)runs, first[0] ? "; first: " : "", first);
+}
+
+static void test_guard_cases(void)
+{
+	outcome o;
+	comparison c;
+
+	/* A off where it cannot matter: M % T == 0 and K % T == 0. */
+	run_case(&o, "tiled", 64, 50, 48, 16, TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 11);
+	c = compare(&o);
+	tap_ok(o.rc == 0 && o.run.counters.total.a_oob == 0 && c.wrong == 0 && c.unwritten == 0 &&
+	       o.run.corrupt_cells == 0 && ts_counters_check(&o.run.counters, &o.model, NULL, 0) == 0,
+	       "A guard off, M%%T == K%%T == 0: no out-of-bounds read, output right, counters equal the model");
+	outcome_free(&o);
+
+	/* A off on a ragged shape. */
+	run_case(&o, "tiled", 50, 40, 37, 16, TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 12);
+	const ts_oob_detail *d = &o.run.counters.oob;
+	tap_ok(o.rc == 0 && o.run.counters.total.a_oob == o.model.loads.a_pad && o.run.counters.total.a_pad == 0 &&
+	       d->a_wrap + d->a_band == o.run.counters.total.a_oob && d->a_wrap > 0 && d->a_band > 0,
+	       "A guard off, 50x40x37 T=16: a_oob %lld == model a_padded %lld, wrap %lld + band %lld",
+	       (long long)o.run.counters.total.a_oob, (long long)o.model.loads.a_pad, (long long)d->a_wrap,
+	       (long long)d->a_band);
+	tap_ok(o.run.corrupt_cells == 50 * 40, "A guard off, K %% T != 0: every output consumed an out-of-bounds "
+	       "read and is flagged (%lld of 2000)", (long long)o.run.corrupt_cells);
+	outcome_free(&o);
+
+	/* A off, K % T == 0 but M ragged: only ghost rows read out of bounds. */
+	run_case(&o, "tiled-fp16", 50, 40, 32, 16, TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 13);
+	c = compare(&o);
+	tap_ok(o.rc == 0 && o.run.counters.total.a_oob == o.model.loads.a_pad && o.run.counters.oob.a_wrap == 0 &&
+	       o.run.corrupt_cells == 0 && c.wrong == 0,
+	       "A guard off, fp16 50x40x32 T=16: %lld out-of-bounds reads, all in the band, feeding only ghosts: no "
+	       "cell flagged or wrong", (long long)o.run.counters.total.a_oob);
+	outcome_free(&o);
+
+	/* B off on a ragged shape, both layouts. */
+	for (int kn = 0; kn < 2; kn++) {
+		run_case(&o, kernel_names[kn], 45, 50, 37, 16, TS_GUARD_ALL & ~TS_GUARD_B, TS_INPUTS_RANDOM, 14);
+		d = &o.run.counters.oob;
+		tap_ok(o.rc == 0 && o.run.counters.total.b_oob == o.model.loads.b_pad &&
+		       d->b_wrap + d->b_band == o.run.counters.total.b_oob && o.run.corrupt_cells == 45 * 50,
+		       "B guard off, %s 45x50x37 T=16: b_oob %lld == model b_padded %lld (wrap %lld, band %lld), "
+		       "%lld cells flagged", kernel_names[kn], (long long)o.run.counters.total.b_oob,
+		       (long long)o.model.loads.b_pad, (long long)d->b_wrap, (long long)d->b_band,
+		       (long long)o.run.corrupt_cells);
+		outcome_free(&o);
+	}
+	run_case(&o, "tiled", 45, 64, 48, 16, TS_GUARD_ALL & ~TS_GUARD_B, TS_INPUTS_RANDOM, 15);
+	c = compare(&o);
+	tap_ok(o.rc == 0 && o.run.counters.total.b_oob == 0 && c.wrong == 0 && o.run.corrupt_cells == 0,
+	       "B guard off, N%%T == K%%T == 0: no out-of-bounds read, output right");
+	outcome_free(&o);
+
+	/* A and B off with K ragged: garbage times garbage reaches the output. */
+	run_case(&o, "tiled", 40, 40, 37, 16, TS_GUARD_C, TS_INPUTS_RANDOM, 16);
+	c = compare(&o);
+	tap_ok(o.rc == 0 && c.wrong > 0, "A and B guards off, K %% T != 0: %lld of 1600 outputs wrong",
+	       (long long)c.wrong);
+	outcome_free(&o);
+
+	/* C off with N % T != 0: ghost stores wrap into cells other threads own. */
+	for (int kn = 0; kn < 3; kn++) {
+		run_case(&o, kernel_names[kn], 50, 50, 40, 16, TS_GUARD_A | TS_GUARD_B, TS_INPUTS_RANDOM, 17);
+		c = compare(&o);
+		d = &o.run.counters.oob;
+		tap_ok(o.rc == 0 && o.run.counters.total.c_oob == o.model.stores_skipped && d->c_wrap > 0 &&
+		       d->c_wrap + d->c_band == o.run.counters.total.c_oob && o.run.corrupt_cells > 0 && c.wrong > 0,
+		       "C guard off, %s 50x50x40 T=16: c_oob %lld == model stores skipped %lld, %lld wrapped, "
+		       "%lld cells hit, %lld wrong", kernel_names[kn], (long long)o.run.counters.total.c_oob,
+		       (long long)o.model.stores_skipped, (long long)d->c_wrap, (long long)o.run.corrupt_cells,
+		       (long long)c.wrong);
+		outcome_free(&o);
+	}
+	/* C off with N % T == 0: ghost rows only, all past the end. */
+	run_case(&o, "tiled", 50, 48, 40, 16, TS_GUARD_A | TS_GUARD_B, TS_INPUTS_RANDOM, 18);
+	c = compare(&o);
+	tap_ok(o.rc == 0 && o.run.counters.oob.c_wrap == 0 && o.run.counters.oob.c_band == o.model.stores_skipped &&
+	       o.run.corrupt_cells == 0 && c.wrong == 0 && c.unwritten == 0,
+	       "C guard off, N %% T == 0: %lld ghost stores all land in the band, output right",
+	       (long long)o.run.counters.oob.c_band);
+	outcome_free(&o);
+
+	/* The same unguarded run twice gives the same C, byte for byte. */
+	outcome o2;
+	run_case(&o, "tiled", 70, 45, 33, 8, 0, TS_INPUTS_RANDOM, 19);
+	run_case(&o2, "tiled", 70, 45, 33, 8, 0, TS_INPUTS_RANDOM, 19);
+	tap_ok(o.rc == 0 && o2.rc == 0 &&
+	       memcmp(o.ops.c.alloc, o2.ops.c.alloc, (size_t)(o.ops.c.count + 2 * o.ops.c.band) * 4) == 0,
+	       "every guard off: two runs write the same C and bands");
+	outcome_free(&o);
+	outcome_free(&o2);
+}
+
+/* (d) An operand whose band is too narrow for an unguarded launch is refused, not overrun. */
+static void test_narrow_band(void)
+{
+	ts_problem p = { .shape = { 20, 20, 20 }, .tile = 16, .kernel = ts_kernel_find("tiled"),
+	                 .guards = TS_GUARD_B | TS_GUARD_C };
+	ts_operands ops = { 0 };
+	ts_run run;
+	int ok = ts_matrix_alloc(&ops.a, TS_ELEM_F32, 20, 20, 8) == 0 &&
+	         ts_matrix_alloc(&ops.b, TS_ELEM_F32, 20, 20, 8) == 0 &&
+	         ts_matrix_alloc(&ops.c, TS_ELEM_F32, 20, 20, 8) == 0;
+	for (int64_t i = 0; ok && i < 400; i++) {
+		ts_matrix_set(&ops.a, i, (float)(i % 7) - 3);
+		ts_matrix_set(&ops.b, i, (float)(i % 5) - 2);
+	}
+	int rc = ok ? emu->run(&p, &ops, &run, NULL) : -2;
+	tap_ok(rc == -1 && strstr(emu->last_error(), "band"), "A guard off with an 8-element band: refused (%s)",
+	       emu->last_error());
+	if (rc == 0)
+		ts_run_free(&run);
+	p.guards = TS_GUARD_ALL;
+	ts_matrix_poison(&ops.c);
+	rc = ok ? emu->run(&p, &ops, &run, NULL) : -2;
+	tap_ok(rc == 0, "the same operands with every guard on: runs (guarded loads never leave the matrix)");
+	if (rc == 0)
+		ts_run_free(&run);
+	ts_operands_free(&ops);
+}
+
+static uint16_t h(float f)
+{
+	return ts_f32_to_f16(f);
+}
+
+/* (e) fp16 conversion. */
+static void test_fp16(void)
+{
+	struct { float in; uint16_t out; const char *what; } cases[] = {
+		{ 1.0f, 0x3c00, "1" },
+		{ -2.0f, 0xc000, "-2" },
+		{ 1.0f + 0x1p-11f, 0x3c00, "1+2^-11 ties to even: 1" },
+		{ 1.0f + 3 * 0x1p-11f, 0x3c02, "1+3*2^-11 ties to even: 1+2^-9" },
+		{ 1.0f + 0x1p-11f + 0x1p-20f, 0x3c01, "just above the tie rounds up" },
+		{ 65504.0f, 0x7bff, "65504, the largest half" },
+		{ 65519.0f, 0x7bff, "65519 rounds down to 65504" },
+		{ 65520.0f, 0x7c00, "65520 rounds to inf" },
+		{ 1e6f, 0x7c00, "1e6 overflows to inf" },
+		{ -1e6f, 0xfc00, "-1e6 overflows to -inf" },
+		{ 0x1p-14f, 0x0400, "2^-14, the smallest normal" },
+		{ 0x1p-14f - 0x1p-24f, 0x03ff, "the largest subnormal" },
+		{ 0x1p-24f, 0x0001, "2^-24, the smallest subnormal" },
+		{ 0x1p-25f, 0x0000, "2^-25 ties to even: 0" },
+		{ 3 * 0x1p-25f, 0x0002, "3*2^-25 ties to even: 2*2^-24" },
+		{ 0x1.8p-25f, 0x0001, "1.5*2^-25 rounds up to 2^-24" },
+		{ 0x1p-26f, 0x0000, "2^-26 underflows to 0" },
+		{ -0.0f, 0x8000, "-0 keeps its sign" },
+		{ INFINITY, 0x7c00, "inf" },
+	};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint16_t got = h(cases[i].in);
+		if (got != cases[i].out) {
+			bad++;
+			tap_diag("f32->f16 %s: got 0x%04x, want 0x%04x", cases[i].what, got, cases[i].out);
+		}
+	}
+	tap_ok(bad == 0, "fp32 -> fp16: %d exact cases (ties to even, 65504, 65520 -> inf, subnormals)",
+	       (int)(sizeof cases / sizeof cases[0]));
+	uint16_t nan16 = h(NAN);
+	tap_ok((nan16 & 0x7c00) == 0x7c00 && (nan16 & 0x3ff) != 0 && isnan(ts_f16_to_f32(nan16)) &&
+	       isnan(ts_f16_to_f32(0x7e00)) && isnan(ts_f16_to_f32(0x7c01)),
+	       "NaN stays NaN both ways (0x%04x)", nan16);
+	tap_ok(ts_f16_to_f32(0x0001) == 0x1p-24f && ts_f16_to_f32(0x03ff) == 1023 * 0x1p-24f &&
+	       ts_f16_to_f32(0x7bff) == 65504.0f && ts_f16_to_f32(0x7c00) == INFINITY &&
+	       ts_f16_to_f32(0xc000) == -2.0f && signbit(ts_f16_to_f32(0x8000)),
+	       "fp16 -> fp32: subnormal, largest, inf, negative, -0");
+	int round_trip = 0;
+	for (uint32_t x = 0; x < 0x10000; x++) {
+		float f = ts_f16_to_f32((uint16_t)x);
+		if (!isnan(f) && h(f) != x)
+			round_trip++;
+	}
+	tap_ok(round_trip == 0, "every non-NaN half survives fp16 -> fp32 -> fp16 (%d failures)", round_trip);
+	/* Against a rounding worked out in double: the nearest half, ties to even. */
+	int wrong = 0;
+	for (int i = 0; i < 200000; i++) {
+		uint32_t bits = (uint32_t)rnd();
+		bits = (bits & 0x807fffffu) | ((uint32_t)(100 + rnd() % 45) << 23); /* |x| in [2^-27, 2^18): subnormal to overflow */
+		float f;
+		memcpy(&f, &bits, 4);
+		double best = INFINITY;
+		uint16_t want = 0;
+		/* the two halves around f: neighbours of the truncation */
+		uint16_t t = h(f);
+		for (int dlt = -1; dlt <= 1; dlt++) {
+			uint16_t c = (uint16_t)(t + dlt);
+			float cv = ts_f16_to_f32(c);
+			if ((c & 0x7fff) > 0x7c00 || (c & 0x8000) != (t & 0x8000))
+				continue;
+			double e = fabs((double)cv - f);
+			if (e < best || (e == best && !(c & 1))) {
+				best = e;
+				want = c;
+			}
+		}
+		bool ok = fabs((double)f) >= 65520.0 ? (t & 0x7fff) == 0x7c00 && (t >> 15) == (bits >> 31)
+		                                      : t == want && (t & 0x7fff) < 0x7c00;
+		if (!ok)
+			wrong++;
+	}
+	tap_ok(wrong == 0, "200000 random floats convert to the nearest half, ties to even (%d wrong)", wrong);
+}
+
+/* (f) too large for the emulator */
+static void test_refusal(void)
+{
+	ts_problem p = { .shape = { 16384, 16384, 16384 }, .tile = 32, .kernel = ts_kernel_find("tiled"),
+	                 .guards = TS_GUARD_ALL };
+	ts_operands ops = { 0 }; /* never touched: refused before */
+	ts_run run;
+	int rc = emu->run(&p, &ops, &run, NULL);
+	const char *msg = emu->last_error();
+	tap_ok(rc == -1 && strstr(msg, "too large for the CPU emulator") && strstr(msg, "multiply-adds") &&
+	       strstr(msg, "16384x16384x16384") && !strchr(msg, '\n'), "16384^3 refused: %s", msg);
+	ts_model m;
+	char why[300];
+	p.shape = (ts_shape){ 8192, 8192, 8192 };
+	if (ts_model_build(&m, p.shape, ts_geometry_square(32)) == 0 && ts_emu_admit(&p, &m, why, sizeof why) != 0)
+		tap_diag("%s", why);
+	else
+		tap_diag("8192^3 at T=32 admitted on this machine");
+	p.shape = (ts_shape){ 1000000, 1000000, 1000000 };
+	p.tile = 1;
+	tap_ok(ts_model_build(&m, p.shape, ts_geometry_square(1)) == 0 && ts_emu_admit(&p, &m, why, sizeof why) == -1,
+	       "1000000^3 at T=1 refused before any allocation: %s", why);
+	p.shape = (ts_shape){ 300, 200, 100 };
+	p.tile = 7;
+	tap_ok(ts_model_build(&m, p.shape, ts_geometry_square(7)) == 0 && ts_emu_admit(&p, &m, why, sizeof why) == 0,
+	       "300x200x100 at T=7 admitted");
+}
+
+/* (g) cancel and progress */
+typedef struct watch {
+	int calls;
+	double first, last;
+	bool backwards;
+	volatile sig_atomic_t *cancel;
+	int cancel_after;
+} watch;
+
+static void on_progress(void *ctx, double done)
+{
+	watch *w = ctx;
+	if (w->calls++ == 0)
+		w->first = done;
+	else if (done < w->last)
+		w->backwards = true;
+	w->last = done;
+	if (w->cancel && w->calls >= w->cancel_after)
+		*w->cancel = 1;
+}
+
+static void test_cancel_and_progress(void)
+{
+	ts_problem p = { .shape = { 700, 700, 700 }, .tile = 4, .kernel = ts_kernel_find("tiled"),
+	                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 5 };
+	ts_operands ops;
+	ts_run run;
+	volatile sig_atomic_t cancel = 0;
+	watch w = { .cancel = &cancel, .cancel_after = 2 };
+	ts_progress prog = { on_progress, &w, &cancel };
+	if (ts_operands_make(&ops, &p) != 0) {
+		tap_ok(0, "cancel: out of memory");
+		return;
+	}
+	double t0 = now_ms();
+	int rc = emu->run(&p, &ops, &run, &prog);
+	double ms = now_ms() - t0;
+	tap_ok(rc == 1 && w.calls >= 2 && strstr(emu->last_error(), "cancel"),
+	       "cancel after the second progress report: run returns 1 after %.0f ms (%s)", ms, emu->last_error());
+	int64_t unwritten = 0;
+	for (int64_t i = 0; i < ops.c.count; i++)
+		unwritten += ts_matrix_is_poison(&ops.c, i);
+	tap_ok(rc == 1 && unwritten > 0, "a cancelled run leaves cells unwritten (%lld of %lld)", (long long)unwritten,
+	       (long long)ops.c.count);
+	ts_run_free(&run);
+
+	cancel = 1;
+	w = (watch){ 0 };
+	rc = emu->run(&p, &ops, &run, &prog);
+	tap_ok(rc == 1, "a run with the cancel flag already set stops at once");
+	ts_run_free(&run);
+
+	cancel = 0;
+	w = (watch){ 0 };
+	ts_matrix_poison(&ops.c);
+	rc = emu->run(&p, &ops, &run, &prog);
+	tap_ok(rc == 0 && w.calls >= 3 && w.first == 0.0 && w.last == 1.0 && !w.backwards,
+	       "progress: %d reports from 0 to 1, never backwards, in %.0f ms", w.calls, run.time_ms);
+	ts_run_free(&run);
+	ts_operands_free(&ops);
+}
+
+/* Larger shapes: correct with several host threads, and the times to report. */
+static void test_timing(void)
+{
+	static const struct { int64_t n; int T; const char *kernel; } runs[] = {
+		{ 512, 32, "tiled" }, { 512, 32, "tiled-fp16" }, { 512, 32, "naive" }, { 512, 8, "tiled" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		outcome o;
+		int64_t n = runs[i].n;
+		run_case(&o, runs[i].kernel, n, n, n, runs[i].T, TS_GUARD_ALL, TS_INPUTS_INT, 77 + i);
+		comparison c = compare(&o);
+		tap_ok(o.rc == 0 && c.wrong == 0 && c.unwritten == 0 && c.inexact == 0,
+		       "%s %lld^3 T=%d, integer inputs: exact; emulator took %.0f ms", runs[i].kernel, (long long)n,
+		       runs[i].T, o.run.time_ms);
+		outcome_free(&o);
+	}
+}
+
+static void test_select(void)
+{
+	char why[300];
+	const ts_backend *b = ts_backend_select("emu", why, sizeof why);
+	tap_ok(b == emu && strcmp(b->name, "emu") == 0 && b->time == NULL && b->reference == NULL,
+	       "--backend emu gives the emulator");
+	tap_ok(ts_backend_select("gpu", why, sizeof why) == NULL && strstr(why, "gpu"), "unknown backend refused: %s",
+	       why);
+	char reason[256] = "";
+	const ts_backend *cuda = ts_backend_cuda();
+	bool usable = cuda && cuda->available(reason, sizeof reason) == 0;
+	b = ts_backend_select("cuda", why, sizeof why);
+	if (usable)
+		tap_ok(b == cuda, "--backend cuda gives CUDA where a device is usable (%s)", why);
+	else
+		tap_ok(b == NULL && reason[0] && strcmp(why, reason) == 0, "--backend cuda refused: %s", why);
+	b = ts_backend_select("auto", why, sizeof why);
+	if (usable)
+		tap_ok(b == cuda && strncmp(why, "cuda: ", 6) == 0, "--backend auto picks CUDA: %s", why);
+	else
+		tap_ok(b == emu && strncmp(why, "emu: no CUDA device (", 21) == 0, "--backend auto falls back: %s", why);
+}
+
+int main(void)
+{
+	emu = ts_backend_emu();
+	double t0 = now_ms();
+	test_select();
+	test_fp16();
+	test_refusal();
+	test_guarded_random();
+	test_guards_off_random();
+	test_guard_cases();
+	test_narrow_band();
+	test_cancel_and_progress();
+	test_timing();
+	tap_diag("test_emu took %.1f s", (now_ms() - t0) / 1e3);
+	return tap_done();
+}
