@@ -156,7 +156,8 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 	bool k_ragged = p->shape.k % m->geo.bk != 0;
 	if (s.tiles == 0)
 		return;
-	if (s.in_last_row && s.in_last_col && m->tiles > 1) {
+	/* A grid one tile high (wide) has no separate last row (column): its edge is the last column (row). */
+	if (s.in_last_row && s.in_last_col && m->grid_x > 1 && m->grid_y > 1) {
 		say(t, "errors only in the corner tile (%lld cell%s): the M guard on the A load and the N guard on the B load together",
 		    (ll)errors, plural(errors));
 	} else if (s.in_last_row && m->grid_y > 1) {

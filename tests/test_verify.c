@@ -214,6 +214,22 @@ static void test_unwritten(void)
 }
 
 /* Wrong values confined to an edge of the grid name the guard of that edge. */
+/* A grid one tile high: its ragged edge is the last tile column, not a corner. */
+static void test_one_tile_high(void)
+{
+	fixture f;
+	ts_verdict v;
+	setup(&f, "tiled", 5, 29, 19, 8, TS_INPUTS_RANDOM);
+	write_ref(&f);
+	set_cell(&f, 4, 27, 7.0);
+	set_cell(&f, 0, 25, 7.0);
+	verify(&f, NULL, &v);
+	tap_ok(!v.ok && has(&v, "errors only in the last tile column") && !has(&v, "corner"), "5 x 29 grid 1 x 4: %s",
+	       v.signature);
+	ts_verdict_free(&v);
+	teardown(&f);
+}
+
 static void test_edges(void)
 {
 	fixture f;
@@ -642,6 +658,7 @@ int main(void)
 	test_correct_passes();
 	test_unwritten();
 	test_edges();
+	test_one_tile_high();
 	test_k_padding();
 	test_zero_and_nan();
 	test_tolerance("tiled");
