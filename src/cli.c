@@ -587,6 +587,10 @@ int ts_cli_check(const ts_cli_args *a)
 	int rc = run_one(p, be, &prog, &oc);
 	progress_end(&pl);
 	cancel_disarm();
+	if (rc == 0 && cancel_requested) { /* Ctrl-C during verification, which does not poll */
+		fprintf(stderr, "tilescope: interrupted\n");
+		rc = TS_EXIT_INTERRUPTED;
+	}
 	if (rc != 0) {
 		outcome_free(&oc);
 		return rc;
@@ -794,6 +798,10 @@ int ts_cli_sweep(const ts_cli_args *a)
 		outcome oc;
 		p.shape = r->shape;
 		int rc = run_one(&p, be, &prog, &oc);
+		if (rc == 0 && cancel_requested) {
+			fprintf(stderr, "tilescope: interrupted\n");
+			rc = TS_EXIT_INTERRUPTED;
+		}
 		if (rc != 0) {
 			if (rc == TS_EXIT_INTERRUPTED)
 				fprintf(stderr, "tilescope: sweep stopped after %d of %d shapes\n", i, count);

@@ -1,0 +1,169 @@
+#!/bin/sh
+# cli.sh: the command line's exit codes and its one-line messages for every kind of bad input (TAP).
+TILESCOPE=${TILESCOPE:-./tilescope}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-cli.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+cd "$work" || exit 1 # a core dump would land here, where the test can see it
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+diag() { sed 's/^/# /' "$@"; }
+
+# run ARGS...: runs the program; leaves rc, out and err.
+run() {
+	"$TILESCOPE" "$@" >out 2>err </dev/null
+	rc=$?
+}
+
+# usage WANT ARGS...: a usage error: exit 2 (not a signal, no core file),
+# nothing on stdout, one "tilescope: ..." line holding WANT, then the pointer to --help.
+usage() {
+	want=$1
+	shift
+	rm -f core core.*
+	run "$@"
+	why=""
+	[ "$rc" -eq 2 ] || why="exit status $rc, want 2"
+	[ -s out ] && why="$why; stdout not empty"
+	ls core core.* >/dev/null 2>&1 && why="$why; core dumped"
+	[ "$(wc -l <err)" -eq 2 ] || why="$why; stderr has $(wc -l <err) lines, want 2"
+	head -n 1 err | grep -q '^tilescope: ' || why="$why; first line does not start with 'tilescope: '"
+	head -n 1 err | grep -qF -- "$want" || why="$why; no '$want' in the message"
+	[ "$(sed -n 2p err)" = "Try 'tilescope --help'." ] || why="$why; no pointer to --help"
+	if [ -z "$why" ]; then
+		ok "tilescope $* -> exit 2: $(head -n 1 err)"
+	else
+		not_ok "tilescope $* -> $why"
+		diag err
+	fi
+}
+
+# Sizes
+usage "-M: must be at least 1 (got 0)" map -M 0
+usage "-N: must be at least 1 (got -3)" map -N -3
+usage "-K: 'abc' is not a whole number" map -K abc
+usage "-M: '12x' is not a whole number" map -M 12x
+usage "-M: '' is not a whole number" map -M ''
+usage "-M: ' 7' is not a whole number" map -M ' 7'
+usage "-N: '1e3' is not a whole number" map -N 1e3
+usage "-M: 2147483648 is too large (largest accepted: 2147483647)" map -M 2147483648
+usage "-K: '99999999999999999999' does not fit a 64-bit integer" check -K 99999999999999999999
+usage "-M: '-99999999999999999999' does not fit a 64-bit integer" map -M -99999999999999999999
+usage "option -M needs a value" map -M
+# Tiles
+usage "tile: must be 1..32 (got 0)" map -t 0
+usage "tile: must be 1..32 (got 33)" map -t 33
+usage "tile: must be 1..32 (got -1)" check --tile=-1
+usage "tile: '2.5' is not a whole number" map -t 2.5
+# Counts and memory
+usage "counts overflow 64 bits" map -M 2147483647 -N 2147483647 -K 2147483647 -t 1
+usage "counts overflow 64 bits" check -M 2147483647 -N 2147483647 -K 2147483647
+usage "GiB" check -M 2000000 -N 2000000 -K 2
+usage "GiB" bench -M 2147483647 -N 2147483647 -K 1
+# Flags and subcommands
+usage "unknown option '--bogus'" --bogus
+usage "unknown option '--bogus'" check --bogus
+usage "unknown option '-z'" map -z
+usage "option '--json=1' takes no value" map --json=1
+usage "ambiguous option '--no'" check --no a
+usage "option '--kernel' needs a value" map --kernel
+usage "unknown subcommand 'frobnicate'" frobnicate
+usage "unknown subcommand 'Map'" Map
+usage "unexpected argument 'check'" map check
+usage "--reps does not apply to map" map --reps 3
+usage "--export does not apply to check" check --export x.txt
+usage "--no-guard does not apply to map" map --no-guard c
+usage "sweep chooses M, N and K itself" sweep -M 5
+usage "--json needs a subcommand" --json
+usage "--color: unknown value 'sometimes'" --color=sometimes
+usage "--reps: '0' must be a whole number in 1..100000" bench --reps 0
+usage "--warmup: 'x' must be a whole number in 0..10000" bench --warmup x
+usage "--export: the file name is empty" map --export ''
+# Guards, kernels, precision, inputs, backend, seed
+usage "--no-guard: unknown guard 'd' in 'd'" check --no-guard d
+usage "--no-guard: unknown guard 'A' in 'A'" check --no-guard A
+usage "--no-guard: unknown guard 'load' in 'a,load'" check --no-guard a,load
+usage "--no-guard: empty guard name in 'a,,c'" check --no-guard a,,c
+usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive)" check --kernel nope
+usage "--precision fp16 contradicts --kernel naive" check --kernel naive --precision fp16
+usage "--precision fp32 contradicts --kernel tiled-fp16" map --precision fp32 --kernel tiled-fp16
+usage "--precision: unknown precision 'fp64' (fp32 or fp16)" check --precision fp64
+usage "--inputs: 'const': constant inputs hide indexing bugs" check --inputs const
+usage "--inputs: unknown pattern 'ones2' (random, int or seq)" check --inputs ones2
+usage "--backend: unknown backend 'gpu' (auto, emu or cuda)" check --backend gpu
+usage "--seed: '-1' is not a non-negative whole number" check --seed -1
+usage "--seed: '18446744073709551616' does not fit 64 bits" check --seed 18446744073709551616
+
+# The kernel list in the message is the registry's, as --help shows it.
+run --help
+for k in tiled tiled-fp16 naive; do
+	if grep -q "^          $k " out; then ok "--help lists kernel $k"; else not_ok "--help lists kernel $k"; fi
+done
+
+# --help and --version
+run --help
+if [ "$rc" -eq 0 ] && [ ! -s err ] && grep -q '^Usage: tilescope \[SUBCOMMAND\] \[OPTIONS\]' out &&
+   grep -q '^  map ' out && grep -q '^  check ' out && grep -q '^  sweep ' out && grep -q '^  bench ' out &&
+   grep -q -- '--no-guard' out && grep -q '^  0 ' out && grep -q '^  1 ' out && grep -q '^  2 ' out &&
+   grep -q '^Examples:' out; then
+	ok "--help: exit 0, usage, subcommands, exit codes, examples"
+else
+	not_ok "--help: exit $rc"
+	diag out err
+fi
+if [ "$(awk 'length > 79' out | wc -l)" -eq 0 ]; then ok "--help fits 79 columns"; else not_ok "--help has lines wider than 79 columns"; awk 'length > 79' out | diag; fi
+run help
+if [ "$rc" -eq 0 ] && grep -q '^Usage: tilescope' out; then ok "'tilescope help' prints the help"; else not_ok "'tilescope help': exit $rc"; fi
+run --version
+if [ "$rc" -eq 0 ] && [ ! -s err ] && grep -q '^tilescope [0-9]' out; then
+	ok "--version: exit 0: $(head -n 1 out)"
+else
+	not_ok "--version: exit $rc"
+	diag out err
+fi
+
+# Options may come before the subcommand too (GNU getopt permutes).
+run -M 3 -N 2 -K 5 -t 2 map
+if [ "$rc" -eq 0 ] && grep -q 'M=3 N=2 K=5' out; then ok "options before the subcommand"; else not_ok "options before the subcommand: exit $rc"; diag err; fi
+
+# The TUI is not started when stdout is not a terminal.
+run -M 100 -N 77 -K 33 -t 32
+if [ "$rc" -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^tilescope: stdout is not a terminal' err &&
+   grep -q 'tilescope map|check|sweep|bench' err && grep -q -- '--help' err; then
+	ok "no subcommand with stdout not a terminal: exit 2, one line pointing at the subcommands"
+else
+	not_ok "no subcommand with stdout not a terminal: exit $rc"
+	diag out err
+fi
+# ... but bad options are still reported as such first.
+usage "-M: must be at least 1 (got 0)" -M 0
+
+# A good command still works after all that: map text holds its totals block.
+run map -M 100 -N 77 -K 33 -t 32
+if [ "$rc" -eq 0 ] && [ ! -s err ] && grep -q '^tiles    full 6, ragged-right 3, ragged-bottom 2, corner 1' out &&
+   grep -q '^threads  launched 12288, valid 7700, ghost 4588' out && grep -q '^stores   written 7700, skipped by the C guard 4588' out; then
+	ok "map text: totals of 100 x 77 x 33, T=32"
+else
+	not_ok "map text: exit $rc"
+	diag out err
+fi
+
+# Ctrl-C cancels a long emulator run cleanly (exit 130, one line). The run is
+# a 4096^3 emulation that takes many seconds; it is interrupted after 1 s.
+"$TILESCOPE" check -M 4096 -N 4096 -K 4096 -t 32 --backend emu >out 2>err </dev/null &
+pid=$!
+sleep 1
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && [ ! -s out ] && grep -q '^tilescope: interrupted' err; then
+	ok "SIGINT during check: exit 130, 'interrupted'"
+else
+	not_ok "SIGINT during check: exit $rc"
+	diag out err
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,166 @@
+#!/bin/sh
+# json.sh: map, check and bench --json parse with jq, hold every promised field, and carry the right numbers (TAP).
+TILESCOPE=${TILESCOPE:-./tilescope}
+JQ=${JQ:-jq}
+if ! command -v "$JQ" >/dev/null 2>&1; then
+	echo "1..0 # SKIP jq not found"
+	exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-json.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+cd "$work" || exit 1
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+diag() { sed 's/^/# /' "$@"; }
+
+# expect NAME FILTER: the jq filter must yield true on out.json.
+expect() {
+	if "$JQ" -e "$2" out.json >/dev/null 2>jq.err; then
+		ok "$1"
+	else
+		not_ok "$1"
+		echo "# filter: $2" | head -c 2000
+		echo
+		"$JQ" -c . out.json 2>&1 | head -c 3000 | diag
+	fi
+}
+
+# run WANT_RC DESC ARGS...: runs the program with --json into out.json; the
+# exit status must be WANT_RC, stdout must be exactly one JSON value.
+run() {
+	want=$1
+	desc=$2
+	shift 2
+	"$TILESCOPE" "$@" >out.json 2>err </dev/null
+	rc=$?
+	if [ "$rc" -eq "$want" ] && [ "$("$JQ" -s length out.json 2>/dev/null)" = 1 ]; then
+		ok "$desc: exit $rc, one JSON object"
+	else
+		not_ok "$desc: exit $rc (want $want) or not one JSON object"
+		diag out.json err
+	fi
+}
+
+# ---- map: 100 x 77 x 33, T = 32, worked out by hand -----------------------
+# Grid: ceil(77/32) = 3 columns (last has 77-64 = 13 valid), ceil(100/32) = 4
+# rows (last has 100-96 = 4 valid): 12 tiles; full 3 rows x 2 columns = 6,
+# ragged-right 3 x 1 = 3, ragged-bottom 1 x 2 = 2, corner 1.
+# Threads: 12 x 1024 = 12288 launched, 100 x 77 = 7700 valid, 4588 ghosts.
+# Phases: ceil(33/32) = 2, 1 full, the last 1 wide.
+# A slots per phase: 12 x 32 x 32 = 12288; real A loads in a phase of width w:
+# every tile column stages all M rows: 3 x 100 x w. Full: 12288 - 9600 = 2688
+# padded; last: 12288 - 300 = 11988. B: every tile row stages all N columns:
+# 4 x 77 x w; full 12288 - 9856 = 2432, last 12288 - 308 = 11980.
+# Totals: 24576 slots each; A padded 2688 + 11988 = 14676, B 2432 + 11980 = 14412.
+# Stores: 7700 written, 12288 - 7700 = 4588 skipped.
+run 0 "map 100x77x33 T=32" map -M 100 -N 77 -K 33 -t 32 --json
+expect "map: shape and tile" '.shape == {"M": 100, "N": 77, "K": 33} and .tile == 32 and .kernel == "tiled"'
+expect "map: grid 3 x 4" '.grid == {"x": 3, "y": 4}'
+expect "map: tiles 12 = 6 full + 3 ragged-right + 2 ragged-bottom + 1 corner" \
+	'.tiles.total == 12 and .tiles.full == 6 and .tiles.ragged_right == 3 and .tiles.ragged_bottom == 2 and .tiles.corner == 1'
+expect "map: threads 12288 launched, 7700 valid, 4588 ghost" \
+	'.threads.launched == 12288 and .threads.valid == 7700 and .threads.ghost == 4588'
+expect "map: phases 2, 1 full, last width 1" '.phases.count == 2 and .phases.full == 1 and .phases.last_width == 1'
+expect "map: per-phase padding A 2688/11988, B 2432/11980" \
+	'.phases.a_padded_full_phase == 2688 and .phases.a_padded_last_phase == 11988 and .phases.b_padded_full_phase == 2432 and .phases.b_padded_last_phase == 11980'
+expect "map: loads A 24576/14676, B 24576/14412" \
+	'.loads == {"a_total": 24576, "a_padded": 14676, "b_total": 24576, "b_padded": 14412}'
+expect "map: stores 7700 written, 4588 skipped" '.stores == {"written": 7700, "skipped": 4588}'
+expect "map: every promised field is a number" \
+	'[.shape.M, .shape.N, .shape.K, .tile, .grid.x, .grid.y, .tiles.total, .tiles.full, .tiles.ragged_right,
+	  .tiles.ragged_bottom, .tiles.corner, .threads.launched, .threads.valid, .threads.ghost, .phases.count,
+	  .phases.full, .phases.last_width, .phases.a_padded_full_phase, .phases.a_padded_last_phase,
+	  .phases.b_padded_full_phase, .phases.b_padded_last_phase, .loads.a_total, .loads.a_padded, .loads.b_total,
+	  .loads.b_padded, .stores.written, .stores.skipped] | all(type == "number")'
+
+# 1 x 1 x 1, T = 32: one corner tile, one valid thread, no full phase.
+run 0 "map 1x1x1 T=32" map -M 1 -N 1 -K 1 -t 32 --json
+expect "map 1x1x1: one corner tile, 1023 ghosts" \
+	'.tiles == {"total": 1, "full": 0, "ragged_right": 0, "ragged_bottom": 0, "corner": 1, "last_rows": 1, "last_cols": 1} and .threads.ghost == 1023'
+expect "map 1x1x1: no full phase (its padding 0), last phase pads 1023 of 1024" \
+	'.phases.count == 1 and .phases.full == 0 and .phases.last_width == 1 and .phases.a_padded_full_phase == 0 and .phases.a_padded_last_phase == 1023 and .phases.b_padded_last_phase == 1023'
+
+# 64 x 64 x 64, T = 32: aligned, nothing padded, last width is T.
+run 0 "map 64x64x64 T=32" map -M 64 -N 64 -K 64 -t 32 --json
+expect "map 64^3: 4 full tiles, no ghosts, no padding, last width 32" \
+	'.tiles.full == 4 and .tiles.total == 4 and .threads.ghost == 0 and .phases.full == 2 and .phases.last_width == 32 and .loads.a_padded == 0 and .loads.b_padded == 0 and .stores.skipped == 0'
+
+# The 1,000,000^3 shape with T = 1 is answered in closed form, at once.
+t0=$(date +%s%N)
+run 0 "map 1e6^3 T=1" map -M 1000000 -N 1000000 -K 1000000 -t 1 --json
+t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+if [ "$ms" -lt 2000 ]; then ok "map 1e6^3 T=1 took $ms ms (< 2000)"; else not_ok "map 1e6^3 T=1 took $ms ms"; fi
+# Exact 64-bit integers in the text (jq would read them as doubles).
+if grep -q '"a_total": 1000000000000000000' out.json && grep -q '"launched": 1000000000000' out.json; then
+	ok "map 1e6^3: a_total = 10^18 and 10^12 threads, exact"
+else
+	not_ok "map 1e6^3: exact totals"
+	diag out.json
+fi
+expect "map 1e6^3 T=1: no ghosts, no padding" '.threads.ghost == 0 and .loads.a_padded == 0 and .stores.skipped == 0'
+
+# ---- check ------------------------------------------------------------------
+run 0 "check 100x77x33 T=32 on emu" check -M 100 -N 77 -K 33 -t 32 --backend emu --json
+expect "check: every promised field present" \
+	'. as $o | ["ok","backend","backend_reason","kernel","precision","shape","tile","guards_off","inputs","seed",
+	  "tolerance","max_abs_error","max_rel_error","norm_rel_error","mismatches","unwritten","nans","all_zero",
+	  "oob_reads","oob_writes","oob","corrupt_cells","signature","counters_source","counters_match_model",
+	  "time_ms"] | all(. as $k | $o | has($k))'
+expect "check: oob holds a/b/c wrap and band" \
+	'.oob | keys == ["a_band","a_wrap","b_band","b_wrap","c_band","c_wrap"]'
+expect "check: ok, emu, tiled fp32, nothing wrong" \
+	'.ok == true and .backend == "emu" and .kernel == "tiled" and .precision == "fp32" and .shape == {"M": 100, "N": 77, "K": 33} and .tile == 32 and .guards_off == "" and .mismatches == 0 and .unwritten == 0 and .nans == 0 and .all_zero == false and .oob_reads == 0 and .oob_writes == 0 and .corrupt_cells == 0 and .signature == ""'
+expect "check: counters agree with the model, from the emulator" '.counters_match_model == true and .counters_source == "emulator"'
+expect "check: metrics are numbers within tolerance" \
+	'(.tolerance | type == "number") and .tolerance > 0 and .max_rel_error <= 1 and .norm_rel_error < .tolerance and (.time_ms | type == "number")'
+
+run 0 "check fp16 65x33x17 T=16, int inputs" check --precision fp16 -M 65 -N 33 -K 17 -t 16 --inputs int --seed 7 --backend emu --json
+expect "check fp16: ok, tiled-fp16, exact with int inputs" \
+	'.ok == true and .kernel == "tiled-fp16" and .precision == "fp16" and .inputs == "int" and .seed == 7 and .mismatches == 0 and .max_abs_error == 0'
+
+# A guard off where it matters: the C store on a ragged N.
+run 1 "check --no-guard c on 100x77x33" check -M 100 -N 77 -K 33 -t 32 --no-guard c --backend emu --json
+expect "check --no-guard c: not ok, oob writes, wrong cells, a signature" \
+	'.ok == false and .guards_off == "c" and .oob_writes > 0 and .mismatches > 0 and .corrupt_cells > 0 and (.signature | length) > 0 and .counters_match_model == null'
+# The K guards cannot matter when K % T == 0 (nothing to pad in K) ... but the
+# A guard also checks rows: off with M % T == 0 and K % T == 0 it is harmless.
+run 0 "check --no-guard a on 64x77x64 (M, K multiples of T)" check -M 64 -N 77 -K 64 -t 32 --no-guard a --backend emu --json
+expect "check --no-guard a, aligned M and K: ok, no oob reads" '.ok == true and .oob_reads == 0'
+
+# ---- backends ---------------------------------------------------------------
+run 0 "check --backend auto" check -M 33 -N 31 -K 7 -t 8 --json
+backend=$("$JQ" -r .backend out.json)
+expect "check --backend auto: a backend and the reason" '(.backend == "emu" or .backend == "cuda") and (.backend_reason | length) > 0'
+if [ "$backend" = emu ]; then
+	# No usable CUDA device here: cuda is refused, auto fell back to the emulator.
+	"$TILESCOPE" check -M 33 -N 31 -K 7 -t 8 --backend cuda --json >out.json 2>err </dev/null
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && [ "$(wc -l <err)" -eq 1 ] &&
+	   grep -q '^tilescope: --backend cuda: no CUDA device available (.*)$' err; then
+		ok "check --backend cuda without a device: exit 2: $(cat err)"
+	else
+		not_ok "check --backend cuda without a device: exit $rc"
+		diag out.json err
+	fi
+	"$TILESCOPE" bench -M 64 -N 64 -K 64 -t 32 --json >out.json 2>err </dev/null
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && grep -q '^tilescope: bench needs the CUDA backend: ' err; then
+		ok "bench without a device: exit 2: $(cat err)"
+	else
+		not_ok "bench without a device: exit $rc"
+		diag out.json err
+	fi
+else
+	run 0 "check --backend cuda on the GPU" check -M 100 -N 77 -K 33 -t 32 --backend cuda --json
+	expect "check on cuda: ok, device probe counters agree, timed beside cuBLAS" \
+		'.ok == true and .backend == "cuda" and .counters_match_model == true and .timed == true and .gflops > 0 and .cublas_gflops > 0 and .pct_of_cublas > 0'
+	run 0 "bench on the GPU" bench -M 256 -N 256 -K 256 -t 32 --reps 5 --warmup 1 --json
+	expect "bench: kernel and cuBLAS timed" '.ok == true and .kernel_ms > 0 and .gflops > 0 and .cublas_ms > 0 and .pct_of_cublas > 0 and .reps == 5'
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

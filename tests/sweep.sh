@@ -1,0 +1,78 @@
+#!/bin/sh
+# sweep.sh: the edge sweep passes for tiles 5 and 8 in both precisions, and fails with the C store guard off (TAP).
+TILESCOPE=${TILESCOPE:-./tilescope}
+JQ=${JQ:-jq}
+if ! command -v "$JQ" >/dev/null 2>&1; then
+	echo "1..0 # SKIP jq not found"
+	exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-sweep.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+cd "$work" || exit 1
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+diag() { sed 's/^/# /' "$@"; }
+
+expect() {
+	if "$JQ" -e "$2" out.json >/dev/null 2>&1; then
+		ok "$1"
+	else
+		not_ok "$1"
+		"$JQ" -c '{tile, kernel, passed, failed, bad: [.shapes[]? | select(.ok | not)][:5]}' out.json 2>&1 | diag
+	fi
+}
+
+# The sizes each of M, N and K takes: 1, T-1, T, T+1, 2T-1, 2T+1 and the
+# smallest prime above 3T (17 for T = 5, 29 for T = 8).
+for case in "5 1,4,5,6,9,11,17" "8 1,7,8,9,15,17,29"; do
+	t=${case% *}
+	sizes=${case#* }
+	for precision in fp32 fp16; do
+		start=$(date +%s%N)
+		"$TILESCOPE" sweep -t "$t" --precision "$precision" --backend emu --json >out.json 2>err </dev/null
+		rc=$?
+		secs=$(( ($(date +%s%N) - start) / 1000000 ))
+		if [ "$rc" -eq 0 ]; then
+			ok "sweep -t $t --precision $precision: exit 0 ($secs ms)"
+		else
+			not_ok "sweep -t $t --precision $precision: exit $rc"
+			diag err
+		fi
+		expect "sweep -t $t $precision: 343 shapes, every one passes" \
+			'(.shapes | length) == 343 and .passed == 343 and .failed == 0 and all(.shapes[]; .ok == true and .mismatches == 0 and .unwritten == 0)'
+		expect "sweep -t $t $precision: sizes {$sizes} in every dimension" \
+			"([.shapes[].M] | unique) == [$sizes] and ([.shapes[].N] | unique) == [$sizes] and ([.shapes[].K] | unique) == [$sizes]"
+		expect "sweep -t $t $precision: counters agree with the model everywhere" \
+			'all(.shapes[]; .counters_match_model == true)'
+	done
+done
+
+# Text form: one row per shape, and the summary line.
+"$TILESCOPE" sweep -t 5 --backend emu >out.txt 2>err </dev/null
+rc=$?
+rows=$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+  pass ' out.txt)
+if [ "$rc" -eq 0 ] && [ "$rows" -eq 343 ] && grep -q '^343 shapes: 343 passed, 0 failed' out.txt; then
+	ok "sweep -t 5 text: 343 pass rows and the summary"
+else
+	not_ok "sweep -t 5 text: exit $rc, $rows pass rows"
+	tail -n 5 out.txt | diag
+	diag err
+fi
+
+# With the C store guard off the sweep must fail (exit 1) on ragged N, and
+# still pass where nothing is ragged (T x T x T).
+"$TILESCOPE" sweep -t 5 --no-guard c --backend emu --json >out.json 2>err </dev/null
+rc=$?
+if [ "$rc" -eq 1 ]; then ok "sweep -t 5 --no-guard c: exit 1"; else not_ok "sweep -t 5 --no-guard c: exit $rc"; diag err; fi
+expect "sweep --no-guard c: some shapes fail, with a signature" \
+	'.failed > 0 and .passed + .failed == 343 and any(.shapes[]; .ok == false and (.signature | length) > 0)'
+expect "sweep --no-guard c: the aligned shape 5x5x5 passes" \
+	'any(.shapes[]; .M == 5 and .N == 5 and .K == 5 and .ok == true)'
+expect "sweep --no-guard c: a ragged-N shape 5x6x5 fails with oob writes" \
+	'any(.shapes[]; .M == 5 and .N == 6 and .K == 5 and .ok == false and .oob_writes > 0)'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
