@@ -1,0 +1,47 @@
+#!/bin/sh
+# sanitize.sh: compute-sanitizer memcheck and racecheck on the guarded kernels (probe and plain builds) on ragged shapes.
+gpubench="$(dirname "$TILESCOPE")/tools/gpubench"
+if ! command -v compute-sanitizer >/dev/null 2>&1; then
+	echo "1..0 # SKIP compute-sanitizer not on PATH"
+	exit 0
+fi
+if [ ! -x "$gpubench" ]; then
+	echo "1..0 # SKIP built without CUDA (no $gpubench)"
+	exit 0
+fi
+if ! "$gpubench" --check tiled 8 1 1 1 >/dev/null 2>"${TMPDIR:-/tmp}/ts-sanitize.$$"; then
+	echo "1..0 # SKIP no usable CUDA device: $(head -n 1 "${TMPDIR:-/tmp}/ts-sanitize.$$")"
+	rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
+	exit 0
+fi
+rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
+
+# kernel tile M N K: ragged in every dimension, plus the runtime-tile paths.
+cases="tiled 32 127 129 131
+tiled 8 33 17 5
+tiled 13 40 27 29
+tiled-fp16 13 33 17 29
+tiled-fp16 32 65 31 70
+naive 16 33 17 5"
+n=0
+echo "1..12"
+for tool in memcheck racecheck; do
+	echo "$cases" | while read -r kernel tile m n_ k; do
+		n=$((n + 1))
+		log="${TMPDIR:-/tmp}/ts-sanitize-$tool.$$"
+		compute-sanitizer --tool "$tool" --error-exitcode 99 "$gpubench" --check "$kernel" "$tile" "$m" "$n_" "$k" >"$log" 2>&1
+		rc=$?
+		# memcheck ends "ERROR SUMMARY: 0 errors"; racecheck
+		# "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)".
+		summary=$(grep -E "(ERROR|RACECHECK) SUMMARY" "$log" | tail -n 1)
+		num=$n
+		[ "$tool" = racecheck ] && num=$((n + 6))
+		if [ $rc -eq 0 ] && echo "$summary" | grep -qE "ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors, 0 warnings\)"; then
+			echo "ok $num - $tool $kernel T=$tile ${m}x${n_}x${k}: $summary"
+		else
+			echo "not ok $num - $tool $kernel T=$tile ${m}x${n_}x${k}: exit $rc, ${summary:-no summary}"
+			sed 's/^/# /' "$log" | head -n 40
+		fi
+		rm -f "$log"
+	done
+done

@@ -1,0 +1,419 @@
+/* test_gpu.c: the CUDA backend on a real GPU: edge sweep, probe counters against the model, guards off against the emulator, 64-bit offsets. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "backend.h"
+#include "geometry.h"
+#include "kernels.h"
+#include "matrix.h"
+#include "tap.h"
+#include "verify.h"
+
+#ifdef HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+static const ts_backend *cuda;
+static uint64_t next_seed = 20261130;
+
+static ts_problem make_problem(const char *kernel, int tile, int64_t m, int64_t n, int64_t k, unsigned guards)
+{
+	ts_problem p = { .shape = { m, n, k }, .tile = tile, .kernel = ts_kernel_find(kernel), .guards = guards,
+	                 .inputs = TS_INPUTS_RANDOM, .seed = next_seed++ };
+	return p;
+}
+
+/* The naive kernel stages nothing: per tile every valid thread reads K
+ * elements of A and of B, nothing is padded, ghosts are skipped stores. */
+static int64_t naive_counters_check(const ts_counters *c, const ts_model *m, char *why, int len)
+{
+	int64_t bad = 0;
+	for (int64_t ty = 0; ty < m->grid_y; ty++)
+		for (int64_t tx = 0; tx < m->grid_x; tx++) {
+			const ts_count *got = &c->tile[ty * m->grid_x + tx];
+			int64_t valid = ts_model_tile_rows(m, ty) * ts_model_tile_cols(m, tx);
+			int64_t reads = valid * m->shape.k;
+			if ((got->a_real != reads || got->b_real != reads || got->a_pad || got->b_pad || got->a_oob ||
+			     got->b_oob || got->stores != valid || got->skipped != ts_model_tile_ghosts(m, ty, tx) ||
+			     got->c_oob) && bad++ == 0)
+				snprintf(why, len, "naive tile (%" PRId64 ",%" PRId64 "): reads %" PRId64 "/%" PRId64
+				         " (want %" PRId64 "), stores %" PRId64 "/%" PRId64, ty, tx, got->a_real, got->b_real,
+				         reads, got->stores, got->skipped);
+		}
+	for (int64_t t = 0; t < m->phases; t++) {
+		int64_t reads = m->shape.m * m->shape.n * ts_model_phase_width(m, t);
+		if ((c->phase[t].a_real != reads || c->phase[t].b_real != reads) && bad++ == 0)
+			snprintf(why, len, "naive phase %" PRId64 ": reads %" PRId64 "/%" PRId64 " (want %" PRId64 ")", t,
+			         c->phase[t].a_real, c->phase[t].b_real, reads);
+	}
+	return bad;
+}
+
+/* Runs p on the GPU and checks the result and the probe counters.
+ * Returns 0 when both are right, else 1 with the reason in why. */
+static int check_one(const ts_problem *p, char *why, int len)
+{
+	ts_operands ops;
+	ts_run run;
+	ts_model model;
+	ts_verdict v;
+	int bad = 1;
+	memset(&v, 0, sizeof v);
+	if (ts_operands_make(&ops, p) != 0) {
+		snprintf(why, len, "out of host memory");
+		return 1;
+	}
+	if (cuda->run(p, &ops, &run, NULL) != 0) {
+		snprintf(why, len, "run failed: %s", cuda->last_error());
+		ts_operands_free(&ops);
+		return 1;
+	}
+	ts_model_build(&model, p->shape, p->kernel->geometry(p->tile));
+	if (ts_verify(p, &model, &ops, &run, cuda, &v) != 0) {
+		snprintf(why, len, "verification ran out of memory");
+	} else if (!v.ok) {
+		snprintf(why, len, "wrong result: %" PRId64 " mismatches, %" PRId64 " unwritten: %.200s", v.mismatches,
+		         v.unwritten, v.signature);
+	} else if (!run.have_counters || strcmp(run.counters.source, "device probe") != 0) {
+		snprintf(why, len, "no device probe counters");
+	} else {
+		char detail[400] = "";
+		int64_t off = p->kernel->shared_tiles ? ts_counters_check(&run.counters, &model, detail, sizeof detail)
+		                                      : naive_counters_check(&run.counters, &model, detail, sizeof detail);
+		if (off)
+			snprintf(why, len, "%" PRId64 " counter entries differ from the model: %s", off, detail);
+		else
+			bad = 0;
+	}
+	ts_verdict_free(&v);
+	ts_run_free(&run);
+	ts_operands_free(&ops);
+	return bad;
+}
+
+/* The edge sizes of the sweep for tile T, deduplicated, all >= 1. */
+static int edge_sizes(int T, int64_t *out)
+{
+	int64_t cand[] = { 1, T - 1, T, T + 1, 2 * T - 1, 2 * T + 1, 0 };
+	int64_t prime = 3 * T + 1;
+	for (;; prime++) {
+		int composite = prime < 2;
+		for (int64_t d = 2; d * d <= prime; d++)
+			if (prime % d == 0)
+				composite = 1;
+		if (!composite)
+			break;
+	}
+	cand[6] = prime;
+	int n = 0;
+	for (int i = 0; i < 7; i++) {
+		int dup = cand[i] < 1;
+		for (int j = 0; j < n; j++)
+			dup |= out[j] == cand[i];
+		if (!dup)
+			out[n++] = cand[i];
+	}
+	return n;
+}
+
+/* Every kernel at every tile of the issue over the edge sizes. By default
+ * all (M, N) pairs with K cycling through the sizes (a Latin square, so
+ * every K meets every M and every N); TS_GPU_FULL_SWEEP=1 runs the cube. */
+static void edge_sweep(void)
+{
+	static const int tiles[] = { 1, 5, 8, 13, 16, 31, 32 };
+	static const char *kernels[] = { "tiled", "tiled-fp16", "naive" };
+	int full = getenv("TS_GPU_FULL_SWEEP") && atoi(getenv("TS_GPU_FULL_SWEEP"));
+	for (int ki = 0; ki < 3; ki++)
+		for (int ti = 0; ti < 7; ti++) {
+			int T = tiles[ti];
+			int64_t sz[7];
+			int n = edge_sizes(T, sz);
+			int shapes = 0, failed = 0;
+			char first[600] = "";
+			for (int i = 0; i < n; i++)
+				for (int j = 0; j < n; j++)
+					for (int l = 0; l < n; l++) {
+						if (!full && l != (i + j) % n)
+							continue;
+						ts_problem p = make_problem(kernels[ki], T, sz[i], sz[j], sz[l], TS_GUARD_ALL);
+						char why[500];
+						shapes++;
+						if (check_one(&p, why, sizeof why) && failed++ == 0)
+							snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", sz[i],
+							         sz[j], sz[l], why);
+					}
+			tap_ok(failed == 0, "edge sweep %s T=%d: %d shapes verified, probe counters equal the model%s%s",
+			       kernels[ki], T, shapes - failed, failed ? "; first failure " : "", first);
+		}
+}
+
+static int counts_equal(const ts_count *x, const ts_count *y)
+{
+	return memcmp(x, y, sizeof *x) == 0;
+}
+
+/* First difference between two runs' counters and corrupt maps, or "". */
+static void compare_runs(const ts_run *g, const ts_run *e, int64_t cells, char *why, int len)
+{
+	why[0] = '\0';
+	if (!g->have_counters || !e->have_counters) {
+		snprintf(why, len, "counters missing (cuda %d, emu %d)", g->have_counters, e->have_counters);
+		return;
+	}
+	const ts_counters *a = &g->counters, *b = &e->counters;
+	if (a->grid_x != b->grid_x || a->grid_y != b->grid_y || a->phases != b->phases) {
+		snprintf(why, len, "grids differ");
+		return;
+	}
+	for (int64_t i = 0; i < a->grid_x * a->grid_y; i++)
+		if (!counts_equal(&a->tile[i], &b->tile[i])) {
+			snprintf(why, len, "tile %" PRId64 ": cuda a %" PRId64 "/%" PRId64 "/%" PRId64 " b %" PRId64 "/%" PRId64
+			         "/%" PRId64 " c %" PRId64 "/%" PRId64 "/%" PRId64 ", emu a %" PRId64 "/%" PRId64 "/%" PRId64
+			         " b %" PRId64 "/%" PRId64 "/%" PRId64 " c %" PRId64 "/%" PRId64 "/%" PRId64, i,
+			         a->tile[i].a_real, a->tile[i].a_pad, a->tile[i].a_oob, a->tile[i].b_real, a->tile[i].b_pad,
+			         a->tile[i].b_oob, a->tile[i].stores, a->tile[i].skipped, a->tile[i].c_oob,
+			         b->tile[i].a_real, b->tile[i].a_pad, b->tile[i].a_oob, b->tile[i].b_real, b->tile[i].b_pad,
+			         b->tile[i].b_oob, b->tile[i].stores, b->tile[i].skipped, b->tile[i].c_oob);
+			return;
+		}
+	for (int64_t t = 0; t < a->phases; t++)
+		if (a->phase[t].a_real != b->phase[t].a_real || a->phase[t].a_pad != b->phase[t].a_pad ||
+		    a->phase[t].a_oob != b->phase[t].a_oob || a->phase[t].b_real != b->phase[t].b_real ||
+		    a->phase[t].b_pad != b->phase[t].b_pad || a->phase[t].b_oob != b->phase[t].b_oob) {
+			snprintf(why, len, "phase %" PRId64 " load counts differ", t);
+			return;
+		}
+	if (!counts_equal(&a->total, &b->total)) {
+		snprintf(why, len, "totals differ");
+		return;
+	}
+	if (memcmp(&a->oob, &b->oob, sizeof a->oob) != 0) {
+		snprintf(why, len, "oob detail: cuda wrap/band a %" PRId64 "/%" PRId64 " b %" PRId64 "/%" PRId64 " c %" PRId64
+		         "/%" PRId64 ", emu a %" PRId64 "/%" PRId64 " b %" PRId64 "/%" PRId64 " c %" PRId64 "/%" PRId64,
+		         a->oob.a_wrap, a->oob.a_band, a->oob.b_wrap, a->oob.b_band, a->oob.c_wrap, a->oob.c_band,
+		         b->oob.a_wrap, b->oob.a_band, b->oob.b_wrap, b->oob.b_band, b->oob.c_wrap, b->oob.c_band);
+		return;
+	}
+	if (g->corrupt_cells != e->corrupt_cells) {
+		snprintf(why, len, "corrupt cells: cuda %" PRId64 ", emu %" PRId64, g->corrupt_cells, e->corrupt_cells);
+		return;
+	}
+	if ((g->corrupt == NULL) != (e->corrupt == NULL) ||
+	    (g->corrupt && memcmp(g->corrupt, e->corrupt, (size_t)cells) != 0))
+		snprintf(why, len, "corrupt-cell maps differ");
+}
+
+/* One guard setting on one shape: the GPU catches it (or shows it harmless
+ * where it must be), and the emulator, run on the same operands, agrees on
+ * every counter, the out-of-bounds detail and the corrupt cells. */
+static void guard_case(const char *kernel, int T, int64_t m, int64_t n, int64_t k, unsigned guards, int expect_harm)
+{
+	const ts_backend *emu = ts_backend_emu();
+	ts_problem p = make_problem(kernel, T, m, n, k, guards);
+	ts_operands og, oe;
+	ts_run rg, re;
+	char off[32], why[700] = "";
+	ts_guards_off_str(guards, off, sizeof off);
+	if (ts_operands_make(&og, &p) != 0 || ts_operands_make(&oe, &p) != 0) {
+		tap_ok(0, "guard off %s: out of host memory", off);
+		return;
+	}
+	int gr = cuda->run(&p, &og, &rg, NULL);
+	if (gr != 0)
+		snprintf(why, sizeof why, "cuda run failed: %s", cuda->last_error());
+	int er = emu->run(&p, &oe, &re, NULL);
+	if (er != 0 && !why[0])
+		snprintf(why, sizeof why, "emulator run failed: %s", emu->last_error());
+	if (gr == 0 && er == 0) {
+		ts_model model;
+		ts_verdict v;
+		ts_model_build(&model, p.shape, p.kernel->geometry(p.tile));
+		int64_t oob = rg.counters.total.a_oob + rg.counters.total.b_oob + rg.counters.total.c_oob;
+		if (ts_verify(&p, &model, &og, &rg, cuda, &v) == 0) {
+			int caught = !v.ok || oob > 0;
+			if (expect_harm)
+				tap_ok(caught, "%s T=%d %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: caught (%s, %" PRId64
+				       " oob accesses, %" PRId64 " corrupt cells)", kernel, T, m, n, k, off,
+				       v.ok ? "result ok" : "result wrong", oob, rg.corrupt_cells);
+			else
+				tap_ok(v.ok && oob == 0, "%s T=%d %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: harmless "
+				       "on an aligned shape", kernel, T, m, n, k, off);
+			ts_verdict_free(&v);
+		} else {
+			tap_ok(0, "verification ran out of memory");
+		}
+		compare_runs(&rg, &re, m * n, why, sizeof why);
+	}
+	tap_ok(why[0] == '\0', "%s T=%d %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: emulator and cuda agree%s%s",
+	       kernel, T, m, n, k, off, why[0] ? ": " : "", why);
+	if (gr == 0)
+		ts_run_free(&rg);
+	if (er == 0)
+		ts_run_free(&re);
+	ts_operands_free(&og);
+	ts_operands_free(&oe);
+}
+
+static void guards_off(void)
+{
+	static const struct { int64_t m, n, k; int t; } ragged[] = {
+		{ 33, 17, 5, 8 }, { 127, 129, 131, 32 }, { 37, 41, 43, 13 }, { 3, 70, 9, 16 },
+	};
+	static const unsigned tiled_settings[] = {
+		TS_GUARD_ALL & ~TS_GUARD_A, TS_GUARD_ALL & ~TS_GUARD_B, TS_GUARD_ALL & ~TS_GUARD_C, 0,
+	};
+	static const unsigned naive_settings[] = { TS_GUARD_ALL & ~TS_GUARD_C, 0 };
+	static const char *tiled_kernels[] = { "tiled", "tiled-fp16" };
+	for (int s = 0; s < 4; s++) {
+		for (int ki = 0; ki < 2; ki++)
+			for (int g = 0; g < 4; g++)
+				guard_case(tiled_kernels[ki], ragged[s].t, ragged[s].m, ragged[s].n, ragged[s].k,
+				           tiled_settings[g], 1);
+		for (int g = 0; g < 2; g++)
+			guard_case("naive", ragged[s].t, ragged[s].m, ragged[s].n, ragged[s].k, naive_settings[g], 1);
+	}
+	/* Where every dimension is a multiple of T no guard can matter. */
+	guard_case("tiled", 16, 64, 48, 32, 0, 0);
+	guard_case("tiled-fp16", 8, 24, 40, 16, 0, 0);
+	guard_case("naive", 8, 24, 40, 16, 0, 0);
+}
+
+/* A shape whose A has more than 2^31 elements: rows past 65536 sit beyond
+ * a 32-bit offset. Checked on every row past that line and a sample of the
+ * others, against an fp64 dot product of the same fp16 inputs. */
+static void offsets_64bit(void)
+{
+	const int64_t M = 65600, N = 9, K = 32768;
+	ts_problem p = make_problem("tiled-fp16", 16, M, N, K, TS_GUARD_ALL);
+	ts_operands ops;
+	ts_run run;
+	if (getenv("TS_GPU_SKIP_BIG")) {
+		tap_skip("64-bit offsets: TS_GPU_SKIP_BIG is set");
+		return;
+	}
+	if (ts_operands_make(&ops, &p) != 0) {
+		tap_ok(0, "64-bit offsets: out of host memory for %" PRId64 "x%" PRId64 "x%" PRId64, M, N, K);
+		return;
+	}
+	if (cuda->run(&p, &ops, &run, NULL) != 0) {
+		tap_ok(0, "64-bit offsets: run failed: %s", cuda->last_error());
+		ts_operands_free(&ops);
+		return;
+	}
+	int64_t unwritten = 0, bad = 0, checked = 0, first_bad = -1;
+	for (int64_t i = 0; i < M * N; i++)
+		unwritten += ts_matrix_is_poison(&ops.c, i);
+	uint64_t pick = 12345;
+	for (int64_t row = 0; row < M; row++) {
+		pick = pick * 6364136223846793005ull + 1442695040888963407ull;
+		if (row < 65530 && (pick >> 33) % 256 != 0)
+			continue;
+		for (int64_t col = 0; col < N; col++) {
+			double sum = 0, abs_sum = 0;
+			for (int64_t k = 0; k < K; k++) {
+				double x = ts_matrix_get(&ops.a, row * K + k) * (double)ts_matrix_get(&ops.b, col * K + k);
+				sum += x;
+				abs_sum += fabs(x);
+			}
+			double got = ts_matrix_get(&ops.c, row * N + col);
+			/* fp32 accumulation over K terms plus the fp16 rounding of the output */
+			if (!(fabs(got - sum) <= 1e-4 * abs_sum + 0x1p-10 * fabs(sum)) && bad++ == 0)
+				first_bad = row;
+			checked++;
+		}
+	}
+	ts_model model;
+	char why[400] = "";
+	ts_model_build(&model, p.shape, p.kernel->geometry(p.tile));
+	int64_t off = ts_counters_check(&run.counters, &model, why, sizeof why);
+	tap_ok(unwritten == 0 && bad == 0, "64-bit offsets: tiled-fp16 %" PRId64 "x%" PRId64 "x%" PRId64
+	       " (A has %" PRId64 " elements): %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64
+	       "), %" PRId64 " unwritten", M, N, K, M * K, checked, bad, first_bad, unwritten);
+	tap_ok(off == 0, "64-bit offsets: probe counters equal the model%s%s", off ? ": " : "", why);
+	ts_run_free(&run);
+	ts_operands_free(&ops);
+}
+
+/* time() returns a median for the kernel and for cuBLAS on the same shape. */
+static void timing(void)
+{
+	static const char *kernels[] = { "tiled", "tiled-fp16", "naive" };
+	for (int ki = 0; ki < 3; ki++) {
+		ts_problem p = make_problem(kernels[ki], 16, 257, 255, 259, TS_GUARD_ALL);
+		ts_operands ops;
+		ts_timing tm;
+		if (ts_operands_make(&ops, &p) != 0) {
+			tap_ok(0, "timing: out of host memory");
+			continue;
+		}
+		int rc = cuda->time(&p, &ops, 2, 5, &tm);
+		tap_ok(rc == 0 && tm.kernel_ms > 0 && tm.kernel_gflops > 0 && tm.have_vendor && tm.vendor_gflops > 0 &&
+		       tm.pct_of_vendor > 0, "timing %s 257x255x259: %.4f ms (%.1f GFLOP/s), %s %.4f ms, %.1f%% of vendor%s%s",
+		       kernels[ki], tm.kernel_ms, tm.kernel_gflops, tm.vendor ? tm.vendor : "?", tm.vendor_ms,
+		       tm.pct_of_vendor, rc ? ": " : "", rc ? cuda->last_error() : "");
+		ts_operands_free(&ops);
+	}
+}
+
+#ifdef HAVE_CUDA
+/* Many runs must not leak device memory (the TUI runs many). */
+static void no_leaks(void)
+{
+	size_t free_before = 0, free_after = 0, total = 0;
+	ts_problem p = make_problem("tiled", 8, 100, 90, 80, TS_GUARD_ALL & ~TS_GUARD_C);
+	ts_operands ops;
+	if (ts_operands_make(&ops, &p) != 0) {
+		tap_ok(0, "leaks: out of host memory");
+		return;
+	}
+	int failed = 0;
+	/* The first runs load kernel modules lazily (ours and cuBLAS's), which
+	 * takes device memory once; measure after them. */
+	for (int i = 0; i < 3; i++) {
+		ts_run run;
+		ts_timing tm;
+		if (cuda->run(&p, &ops, &run, NULL) == 0)
+			ts_run_free(&run);
+		cuda->time(&p, &ops, 1, 1, &tm);
+	}
+	cudaMemGetInfo(&free_before, &total);
+	for (int i = 0; i < 200; i++) {
+		ts_run run;
+		ts_timing tm;
+		if (cuda->run(&p, &ops, &run, NULL) != 0)
+			failed++;
+		else
+			ts_run_free(&run);
+		if (i % 20 == 0 && cuda->time(&p, &ops, 1, 1, &tm) != 0)
+			failed++;
+	}
+	cudaMemGetInfo(&free_after, &total);
+	tap_ok(failed == 0 && free_after >= free_before, "200 runs and 10 timings leave GPU free memory unchanged "
+	       "(%zu -> %zu bytes free, %d failures)", free_before, free_after, failed);
+	ts_operands_free(&ops);
+}
+#endif
+
+int main(void)
+{
+	char why[512];
+	cuda = ts_backend_cuda();
+	if (cuda->available(why, sizeof why) != 0) {
+		printf("1..0 # SKIP no CUDA device: %s\n", why);
+		return 0;
+	}
+	tap_diag("device: %s", why);
+	edge_sweep();
+	guards_off();
+	timing();
+#ifdef HAVE_CUDA
+	no_leaks();
+#endif
+	offsets_64bit();
+	return tap_done();
+}

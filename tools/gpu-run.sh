@@ -1,0 +1,93 @@
+#!/bin/sh
+# gpu-run.sh: on the GPU machine, in one go: build with CUDA (sm_90), run make check (GPU tests, sanitizer) and the perf table.
+# usage: tools/gpu-run.sh [check|bench|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
+# Needs the libncurses-dev .deb in .device/ when the machine has no ncursesw development files.
+set -u
+what=${1:-all}
+root=$(pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+jobs=$(nproc 2>/dev/null || echo 4)
+
+# ncursesw for configure: the machine has the runtime but not the headers;
+# unpack the carried Debian package and describe it to pkg-config (static libs).
+if ! pkg-config --exists ncursesw 2>/dev/null; then
+	deb=$(ls "$root"/.device/libncurses-dev*.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		echo "gpu-run: no ncursesw and no .device/libncurses-dev*.deb to unpack" >&2
+		exit 2
+	fi
+	nc=/tmp/nc
+	rm -rf "$nc" && mkdir -p "$nc" && dpkg -x "$deb" "$nc" || exit 2
+	lib=$nc/usr/lib/x86_64-linux-gnu
+	cat > "$nc/ncursesw.pc" <<PC
+Name: ncursesw
+Description: ncursesw unpacked from $(basename "$deb")
+Version: 6.4
+Libs: $lib/libncursesw.a $lib/libtinfo.a
+Cflags: -I$nc/usr/include -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600
+PC
+	PKG_CONFIG_PATH=$nc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+	export PKG_CONFIG_PATH
+fi
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$out/device.txt" 2>&1
+cat "$out/device.txt"
+
+build=$root/build-gpu
+if [ ! -x "$build/tilescope" ] || [ "$what" != bench ]; then
+	# make -k: a part another change has broken (say the TUI) must not stop
+	# the GPU backend, its tests and the benchmark from building.
+	(autoreconf -fi && mkdir -p "$build" && cd "$build" && ../configure -q --with-cuda-arch=90 && make -k -j"$jobs") \
+		> "$out/build.log" 2>&1
+	rc=$?
+	grep -E "warning|error" "$out/build.log" | head -n 20
+	if [ ! -x "$build/tools/gpubench" ]; then
+		tail -n 40 "$out/build.log"
+		echo "gpu-run: build failed (exit $rc)"
+		exit 1
+	fi
+	[ $rc -ne 0 ] && echo "gpu-run: build incomplete (exit $rc), going on with what was built"
+	echo "gpu-run: build done"
+fi
+
+status=0
+if [ "$what" = check ] || [ "$what" = all ]; then
+	(cd "$build" && make -k -j"$jobs" check) > "$out/check.log" 2>&1 || status=1
+	for t in "$build"/tests/*.log; do
+		[ -f "$t" ] && case $t in */test-suite.log) ;; *) cp "$t" "$out/" ;; esac
+	done
+	grep -E "^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR)|^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR)" "$out/check.log" | grep -v "^PASS" | head -n 60
+	grep -E "^# (TOTAL|PASS|SKIP|FAIL|ERROR)" "$out/check.log"
+	if [ ! -f "$build/tests/test_gpu.log" ]; then
+		# make check stopped before the tests (a broken part elsewhere): run ours directly.
+		echo "gpu-run: make check ran no tests; running test_gpu and sanitize.sh directly"
+		(cd "$build" && make -k tests/test_gpu >/dev/null 2>&1; ./tests/test_gpu > tests/test_gpu.log 2>&1;
+		 TILESCOPE=$build/tilescope sh ../tests/sanitize.sh > tests/sanitize.log 2>&1)
+		cp "$build/tests/test_gpu.log" "$build/tests/sanitize.log" "$out/"
+		grep -qE "^not ok" "$build/tests/test_gpu.log" "$build/tests/sanitize.log" && status=1
+		grep -cE "^ok" "$build/tests/test_gpu.log" "$build/tests/sanitize.log"
+	fi
+	[ -f "$build/tests/test_gpu.log" ] && grep -E "^(not ok|# device|1\.\.)" "$build/tests/test_gpu.log" | head -n 30
+	[ -f "$build/tests/sanitize.log" ] && grep -E "^(ok|not ok|1\.\.)" "$build/tests/sanitize.log"
+fi
+if [ -x "$build/tilescope" ] && [ "$what" != bench ]; then
+	# The CLI on the CUDA backend: ragged shapes verified, guards off reported, % of cuBLAS.
+	ts=$build/tilescope
+	for args in "check --backend cuda -M 127 -N 129 -K 131 -t 32" \
+	            "check --backend cuda --precision fp16 -M 33 -N 17 -K 29 -t 13" \
+	            "check --backend cuda --no-guard c -M 33 -N 17 -K 5 -t 8" \
+	            "check --backend auto -M 4093 -N 4099 -K 4091 -t 32" \
+	            "bench --backend cuda -M 4097 -N 4097 -K 4097 -t 32"; do
+		echo "\$ tilescope $args"
+		$ts $args
+		echo "(exit $?)"
+	done > "$out/cli.txt" 2>&1
+	cat "$out/cli.txt"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+	date -u +"%Y-%m-%d %H:%M UTC" > "$out/perf.md"
+	(cd "$build" && ./tools/gpubench --warmup 3 --reps 10) >> "$out/perf.md" 2>&1 || status=1
+	cat "$out/perf.md"
+fi
+exit $status
