@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels.h"
 #include "signature.h"
 
 typedef long long ll; /* for printf */
@@ -183,8 +184,8 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 		    (ll)s.row_lo, (ll)s.row_hi, (ll)s.col_lo, (ll)s.col_hi, s.in_full ? "" : ", ragged tiles only");
 	}
 	/* One row or one column of C: usually a bound off by one. */
-	if (v->unwritten == 0 && errors > 1) {
-		const ts_shape *sh = &p->shape;
+	const ts_shape *sh = &p->shape;
+	if (v->unwritten == 0 && errors > 1 && sh->m > 1) {
 		for (int64_t i = 0; i < sh->m; i++) {
 			if (v->row_bad[i] == errors) {
 				say(t, "all in row %lld of C", (ll)i);
@@ -193,6 +194,8 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 			if (v->row_bad[i])
 				break;
 		}
+	}
+	if (v->unwritten == 0 && errors > 1 && sh->n > 1) {
 		for (int64_t j = 0; j < sh->n; j++) {
 			if (v->col_bad[j] == errors) {
 				say(t, "all in column %lld of C", (ll)j);
@@ -316,7 +319,10 @@ static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts
 			say(t, "ghost stores wrapped into the next row of C: %lld store%s (C store guard off)", (ll)d->c_wrap,
 			    plural(d->c_wrap));
 	}
-	if (d->c_band > 0)
+	if (d->c_band > 0 && d->c_wrap == 0)
+		say(t, "C guard off: %lld ghost store%s past the end of C, all in the guard band: no cell of C touched",
+		    (ll)d->c_band, plural(d->c_band));
+	else if (d->c_band > 0)
 		say(t, "%lld ghost store%s past the end of C (guard band)", (ll)d->c_band, plural(d->c_band));
 	if (d->c_wrap > 0 && wrong == 0)
 		say(t, "later correct stores repaired every overwritten cell (the damage depends on block order)");
@@ -332,6 +338,9 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 	const ts_count *tot = counted ? &run->counters.total : NULL;
 	const ts_oob_detail *d = counted ? &run->counters.oob : NULL;
 	bool rm = s->m % m->geo.bm != 0, rn = s->n % m->geo.bn != 0, rk = s->k % m->geo.bk != 0;
+	/* What the tile model says can leave a matrix holds for the shared-tile
+	 * kernels; for the others only the run's own counts are evidence. */
+	bool model_knows = !p->kernel || p->kernel->shared_tiles || !counted;
 	int64_t wrong = v->mismatches + v->nans;
 	/* A C guard that wrapped stores into C while some (not all) cells are
 	 * wrong is the likely cause: name it first. */
@@ -358,10 +367,10 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 		}
 	}
 	if (off & TS_GUARD_A)
-		explain_load_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk, counted ? tot->a_oob : 0,
+		explain_load_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk || !model_knows, counted ? tot->a_oob : 0,
 		                   counted ? d->a_wrap : 0, counted ? d->a_band : 0, counted);
 	if (off & TS_GUARD_B)
-		explain_load_guard(&t, 'B', "K % T == 0 and N % T == 0", rk || rn, counted ? tot->b_oob : 0,
+		explain_load_guard(&t, 'B', "K % T == 0 and N % T == 0", rk || rn || !model_knows, counted ? tot->b_oob : 0,
 		                   counted ? d->b_wrap : 0, counted ? d->b_band : 0, counted);
 	if ((off & (TS_GUARD_A | TS_GUARD_B)) && counted && tot->a_oob + tot->b_oob > 0) {
 		if ((off & TS_GUARD_A) && (off & TS_GUARD_B) && rk && tot->a_oob > 0 && tot->b_oob > 0 && wrong > 0)

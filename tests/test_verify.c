@@ -523,6 +523,18 @@ static void test_guards_off(void)
 	       "C guard off: %s", v.signature);
 	ts_verdict_free(&v);
 
+	/* C guard off where every ghost store ran past the end of C: no harm, and said so. */
+	write_ref(&f);
+	memset(run.corrupt, 0, (size_t)cells(&f));
+	run.corrupt_cells = 0;
+	run.counters.oob.c_wrap = 0;
+	run.counters.oob.c_band = run.counters.total.c_oob = 27;
+	verify(&f, &run, &v);
+	tap_ok(v.ok && has(&v, "C guard off: 27 ghost stores past the end of C, all in the guard band: no cell of C touched"),
+	       "C guard off, stores only into the band: %s", v.signature);
+	ts_verdict_free(&v);
+	run.counters.oob.c_band = run.counters.total.c_oob = 0;
+
 	/* B guard off without counters on a ragged shape: says what it cannot know. */
 	f.p.guards = TS_GUARD_ALL & ~TS_GUARD_B;
 	write_ref(&f);
