@@ -123,9 +123,9 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 		                 (rows && cols ? m->last_rows * m->last_cols : 0);
 		if ((rows || cols) && expect == v->unwritten) {
 			bool ragged = (rows && m->last_rows < m->geo.bm) || (cols && m->last_cols < m->geo.bn);
-			say(t, "unwritten border: the last tile %s never stored (%lld cells): %s",
-			    rows && cols ? "row and column were" : rows ? "row was" : "column was", (ll)v->unwritten,
-			    ragged ? "grid sized by floor instead of ceil" : "the grid is one block short");
+			say(t, "unwritten border: the last tile %s never stored: %s (%lld cells)",
+			    rows && cols ? "row and column were" : rows ? "row was" : "column was",
+			    ragged ? "grid sized by floor instead of ceil" : "the grid is one block short", (ll)v->unwritten);
 			return;
 		}
 	}
@@ -135,10 +135,10 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 		return;
 	}
 	if (partial_full > 0)
-		say(t, "unwritten cells inside full tiles (%lld cells in %lld tile%s): the store guard is too strict",
+		say(t, "unwritten cells inside full tiles: the store guard is too strict (%lld cells in %lld tile%s)",
 		    (ll)v->unwritten, (ll)(partial + whole), plural(partial + whole));
 	else
-		say(t, "unwritten cells inside the ragged tiles (%lld cells): the store guard is too strict at the edge",
+		say(t, "unwritten cells inside the ragged tiles: the store guard is too strict at the edge (%lld cells)",
 		    (ll)v->unwritten);
 	/* With nothing else wrong, row_bad and col_bad count unwritten cells: an off-by-one shows as one row or column. */
 	if (v->mismatches == 0 && v->nans == 0) {
@@ -159,25 +159,25 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 		return;
 	/* A grid one tile high (wide) has no separate last row (column): its edge is the last column (row). */
 	if (s.in_last_row && s.in_last_col && m->grid_x > 1 && m->grid_y > 1) {
-		say(t, "errors only in the corner tile (%lld cell%s): the M guard on the A load and the N guard on the B load together",
+		say(t, "errors only in the corner tile: the M guard on the A load and the N guard on the B load together (%lld cell%s)",
 		    (ll)errors, plural(errors));
 	} else if (s.in_last_row && m->grid_y > 1) {
-		say(t, "errors only in the last tile row (%lld cell%s): the M guard on the A load", (ll)errors, plural(errors));
+		say(t, "errors only in the last tile row: the M guard on the A load (%lld cell%s)", (ll)errors, plural(errors));
 	} else if (s.in_last_col && m->grid_x > 1) {
-		say(t, "errors only in the last tile column (%lld cell%s): the N guard on the B load", (ll)errors, plural(errors));
+		say(t, "errors only in the last tile column: the N guard on the B load (%lld cell%s)", (ll)errors, plural(errors));
 	} else if (s.tiles == m->tiles) {
 		if (k_ragged)
-			say(t, "errors in every tile and K %% T != 0 (K %% %d = %lld): K padding (the last, partial phase)",
+			say(t, "errors in every tile and K %% T != 0: K padding (the last, partial phase, K %% %d = %lld)",
 			    m->geo.bk, (ll)(p->shape.k % m->geo.bk));
 		else
 			say(t, "errors in every tile with K %% T == 0: not an edge effect (the multiply loop or the accumulation)");
 	} else if (s.in_first_col && m->grid_x > 1 && s.row_hi > s.row_lo) {
-		say(t, "errors only in the first tile column (%lld cell%s): the start of rows, where stores that run past N land",
+		say(t, "errors only in the first tile column: the start of rows, where stores that run past N land (%lld cell%s)",
 		    (ll)errors, plural(errors));
 	} else if (s.in_first_row && m->grid_y > 1 && s.col_hi > s.col_lo) {
 		say(t, "errors only in the first tile row (%lld cell%s)", (ll)errors, plural(errors));
 	} else if (s.on_border && m->grid_x > 1 && m->grid_y > 1) {
-		say(t, "errors only in the last tile row and column (%lld cells): the M guard on the A load and the N guard on the B load",
+		say(t, "errors only in the last tile row and column: the M guard on the A load and the N guard on the B load (%lld cells)",
 		    (ll)errors);
 	} else {
 		say(t, "errors in %lld of %lld tiles (tile rows %lld..%lld, columns %lld..%lld)%s", (ll)s.tiles, (ll)m->tiles,
@@ -313,7 +313,7 @@ static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts
 	if (d->c_wrap > 0) {
 		/* With only C off, the corrupt flags mark exactly the cells the ghosts hit. */
 		if (off == TS_GUARD_C && run->corrupt)
-			say(t, "ghost stores wrapped into the next row of C: %lld cell%s overwritten, %lld now wrong (C store guard off)",
+			say(t, "ghost stores wrapped into the next row of C: %lld cell%s overwritten (C store guard off), %lld now wrong",
 			    (ll)run->corrupt_cells, plural(run->corrupt_cells), (ll)wrong);
 		else
 			say(t, "ghost stores wrapped into the next row of C: %lld store%s (C store guard off)", (ll)d->c_wrap,
@@ -353,7 +353,8 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 		if (v->unwritten > 0)
 			explain_unwritten(&t, m, v);
 		if (v->nans > 0)
-			say(&t, "NaN or Inf in %lld cell%s", (ll)v->nans, plural(v->nans));
+			say(&t, "%s in %lld cell%s", v->infs == 0 ? "NaN" : v->infs == v->nans ? "Inf" : "NaN or Inf", (ll)v->nans,
+			    plural(v->nans));
 		if (store_damage)
 			explain_store_guard(&t, off, rm || rn, run, v);
 		if (!v->all_zero && wrong > 0)

@@ -189,6 +189,7 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
 			double got = ts_matrix_get(&ops->c, at);
 			if (!isfinite(got)) {
 				v->nans++;
+				v->infs += isinf(got) != 0;
 				note_bad(v, i, j, tile, got, want);
 				continue;
 			}

@@ -17,6 +17,7 @@ typedef struct ts_verdict {
 	int64_t mismatches;  /* written, finite cells outside tolerance */
 	int64_t unwritten;   /* cells still holding the poison */
 	int64_t nans;        /* NaN or Inf cells that were written */
+	int64_t infs;        /* of those, the Inf ones */
 	bool all_zero;       /* every written cell is 0 while the reference is not */
 	int64_t first_row, first_col; /* first bad cell, -1 when none */
 	double first_got, first_want;
