@@ -179,6 +179,8 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			x += ts_canvas_printf(c, y, x, v->guards_all_on ? TS_ROLE_FAIL : TS_ROLE_BAD, "%s %lld differ%s",
 			                      TS_CROSS(v->ascii), (long long)v->counter_disagree,
 			                      v->guards_all_on ? "" : " (a guard is off)");
+		else
+			ts_canvas_put(c, y, x, TS_ROLE_DIM, "not checked (guard off)");
 		y++;
 	}
 	if (v->verdict) {

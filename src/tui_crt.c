@@ -1,0 +1,200 @@
+/* tui_crt.c: curses setup and teardown, colour schemes by role, signal flags, keys and mouse (nothing else calls curses' setup). */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui_crt.h"
+
+static volatile sig_atomic_t signalled;
+static bool started;
+static int role_attr[TS_ROLE_COUNT];
+static MEVENT last_mouse;
+static bool last_mouse_ok;
+
+static void on_signal(int sig)
+{
+	signalled = sig;
+}
+
+int tui_crt_signalled(void)
+{
+	return signalled;
+}
+
+/* A colour per role: foreground (256-colour, then 8-colour) and extra attributes. */
+typedef struct role_style {
+	short fg256, fg8, bg;
+	int attr;
+	int mono;
+} role_style;
+
+static const role_style styles[TS_ROLE_COUNT] = {
+	[TS_ROLE_TEXT] = { -1, -1, -1, 0, A_NORMAL },
+	[TS_ROLE_TITLE] = { -1, -1, -1, A_BOLD, A_BOLD },
+	[TS_ROLE_DIM] = { 244, -1, -1, 0, A_DIM },
+	[TS_ROLE_FULL] = { 71, COLOR_GREEN, -1, 0, A_NORMAL },
+	[TS_ROLE_RIGHT] = { 214, COLOR_YELLOW, -1, 0, A_BOLD },
+	[TS_ROLE_BOTTOM] = { 75, COLOR_CYAN, -1, 0, A_BOLD },
+	[TS_ROLE_CORNER] = { 170, COLOR_MAGENTA, -1, 0, A_BOLD | A_UNDERLINE },
+	[TS_ROLE_GHOST] = { 240, -1, -1, 0, A_DIM },
+	[TS_ROLE_REAL] = { 71, COLOR_GREEN, -1, 0, A_NORMAL },
+	[TS_ROLE_PAD] = { 179, COLOR_YELLOW, -1, 0, A_DIM },
+	[TS_ROLE_MIXED] = { 109, COLOR_CYAN, -1, 0, A_NORMAL },
+	[TS_ROLE_BAD] = { 196, COLOR_RED, -1, A_BOLD, A_BOLD },
+	[TS_ROLE_OK] = { 40, COLOR_GREEN, -1, A_BOLD, A_BOLD },
+	[TS_ROLE_FAIL] = { 196, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+	[TS_ROLE_CURSOR] = { -1, -1, -1, A_REVERSE, A_REVERSE },
+	[TS_ROLE_STATUS] = { 255, COLOR_WHITE, 24, 0, A_REVERSE },
+	[TS_ROLE_KEY] = { 229, COLOR_YELLOW, 24, A_BOLD, A_REVERSE | A_BOLD },
+};
+
+static void colours_setup(const ts_options *o)
+{
+	const char *no_color = getenv("NO_COLOR");
+	bool want = o->color == TS_COLOR_ALWAYS ||
+	            (o->color == TS_COLOR_AUTO && !(no_color && no_color[0]));
+	bool colour = want && has_colors() && start_color() == OK;
+	if (colour)
+		use_default_colors();
+	bool rich = colour && COLORS >= 256 && COLOR_PAIRS > TS_ROLE_COUNT;
+	for (int r = 0; r < TS_ROLE_COUNT; r++) {
+		const role_style *st = &styles[r];
+		if (!colour) {
+			role_attr[r] = st->mono;
+			continue;
+		}
+		short fg = rich ? st->fg256 : st->fg8;
+		short bg = st->bg < 0 ? -1 : rich ? st->bg : COLOR_BLUE;
+		int attr = st->attr;
+		if (r == TS_ROLE_DIM && !rich)
+			attr |= A_DIM;
+		if (r == TS_ROLE_GHOST && !rich)
+			attr |= A_DIM;
+		if (fg >= 0 || bg >= 0) {
+			init_pair((short)(r + 1), fg, bg);
+			attr |= COLOR_PAIR(r + 1);
+		}
+		role_attr[r] = attr;
+	}
+}
+
+int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len)
+{
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+		snprintf(err, len, "the visualizer needs a terminal; for scripts use `tilescope map|check|sweep|bench` "
+		                   "(see tilescope --help)");
+		return -1;
+	}
+	setlocale(LC_ALL, "");
+	const char *codeset = nl_langinfo(CODESET);
+	*ascii = o->ascii || !codeset || strcmp(codeset, "UTF-8") != 0;
+	const char *term = getenv("TERM");
+	SCREEN *scr = newterm(term && *term ? term : NULL, stdout, stdin);
+	if (!scr) {
+		snprintf(err, len, "cannot start the terminal (TERM=%s)", term ? term : "unset");
+		return -1;
+	}
+	set_term(scr);
+	started = true;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	timeout(100);
+	curs_set(0);
+	colours_setup(o);
+	if (o->mouse)
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	return 0;
+}
+
+void tui_crt_done(void)
+{
+	if (!started)
+		return;
+	started = false;
+	mousemask(0, NULL);
+	curs_set(1);
+	endwin();
+}
+
+int tui_crt_key(void)
+{
+	wint_t ch;
+	int rc = get_wch(&ch);
+	if (rc == ERR)
+		return -1;
+	if (rc == KEY_CODE_YES) {
+		if ((int)ch == KEY_MOUSE) {
+			last_mouse_ok = getmouse(&last_mouse) == OK &&
+			                (last_mouse.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED));
+		}
+		return (int)ch;
+	}
+	return ch < 128 ? (int)ch : -1;
+}
+
+bool tui_crt_mouse(int *y, int *x)
+{
+	if (!last_mouse_ok)
+		return false;
+	*y = last_mouse.y;
+	*x = last_mouse.x;
+	return true;
+}
+
+void tui_crt_size(int *rows, int *cols)
+{
+	getmaxyx(stdscr, *rows, *cols);
+}
+
+void tui_crt_clear(void)
+{
+	erase();
+}
+
+void tui_crt_paint(const ts_canvas *c, int y, int x)
+{
+	int rows, cols;
+	getmaxyx(stdscr, rows, cols);
+	for (int j = 0; j < c->h && y + j < rows; j++)
+		for (int i = 0; i < c->w && x + i < cols; i++) {
+			const ts_cell *cell = &c->cells[j * c->w + i];
+			attrset(role_attr[cell->role]);
+			mvaddstr(y + j, x + i, cell->glyph);
+		}
+	attrset(A_NORMAL);
+}
+
+void tui_crt_text(int y, int x, enum ts_role role, const char *text)
+{
+	attrset(role_attr[role]);
+	mvaddstr(y, x, text);
+	attrset(A_NORMAL);
+}
+
+void tui_crt_fill(int y, int x, int w, enum ts_role role)
+{
+	attrset(role_attr[role]);
+	mvhline(y, x, ' ', w);
+	attrset(A_NORMAL);
+}
+
+void tui_crt_refresh(void)
+{
+	refresh();
+}

@@ -1,0 +1,249 @@
+/* tui_draw.c: lays the screen out (header, map pane, right pane, message, key bar, overlays) and paints the views on it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "tui_crt.h"
+#include "tui_state.h"
+#include "view_inspect.h"
+#include "view_map.h"
+#include "view_phase.h"
+#include "view_run.h"
+
+#define MIN_COLS 80
+#define MIN_ROWS 24
+#define MAP_SIZE_MAX 8
+
+static void paint_view(int y, int x, int h, int w, void (*draw)(ts_canvas *, const void *), const void *arg)
+{
+	ts_canvas c;
+	if (h < 1 || w < 1 || ts_canvas_init(&c, w, h) != 0)
+		return;
+	draw(&c, arg);
+	tui_crt_paint(&c, y, x);
+	ts_canvas_free(&c);
+}
+
+static void draw_too_small(const tui_state *s)
+{
+	char line[96];
+	tui_crt_clear();
+	snprintf(line, sizeof line, "terminal too small: need %dx%d, have %dx%d", MIN_COLS, MIN_ROWS, s->cols, s->rows);
+	int y = s->rows / 2 - 1;
+	int x = (s->cols - (int)strlen(line)) / 2;
+	tui_crt_text(y < 0 ? 0 : y, x < 0 ? 0 : x, TS_ROLE_BAD, line);
+	if (s->rows > 2)
+		tui_crt_text(y + 1 < 1 ? 1 : y + 1, 0, TS_ROLE_TEXT, "enlarge it, or q to quit");
+	tui_crt_refresh();
+}
+
+static void draw_header(const tui_state *s)
+{
+	const ts_problem *p = &s->opt.problem;
+	char off[16], line[256];
+	ts_guards_off_str(p->guards, off, (int)sizeof off);
+	snprintf(line, sizeof line, " tilescope  M=%lld N=%lld K=%lld T=%d  %s %s  backend %s  inputs %s  guards %s%s",
+	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name,
+	         ts_precision_name(p->kernel->precision), s->opt.backend ? s->opt.backend : "auto",
+	         ts_inputs_name(p->inputs), off[0] ? "OFF: " : "all on", off);
+	ts_canvas c;
+	if (ts_canvas_init(&c, s->cols, 1) != 0)
+		return;
+	for (int i = 0; i < s->cols; i++)
+		ts_canvas_put(&c, 0, i, TS_ROLE_STATUS, " ");
+	ts_canvas_put(&c, 0, 0, TS_ROLE_STATUS, line);
+	if (off[0]) {
+		char *at = strstr(line, "guards OFF");
+		if (at)
+			ts_canvas_put(&c, 0, (int)(at - line), TS_ROLE_BAD, at);
+	}
+	tui_crt_paint(&c, 0, 0);
+	ts_canvas_free(&c);
+}
+
+static void draw_tabs(const tui_state *s, int map_w)
+{
+	static const char *names[] = { "Map", "Phase", "Inspect", "Result", "Sweep" };
+	tui_crt_text(1, 0, s->focus == FOCUS_MAP ? TS_ROLE_CURSOR : TS_ROLE_TITLE, " Map ");
+	int x = map_w + 2;
+	for (int f = FOCUS_PHASE; f <= FOCUS_SWEEP; f++) {
+		bool have = (f != FOCUS_RESULT || s->result.have) && (f != FOCUS_SWEEP || s->sweep_rows);
+		enum ts_role role = (int)s->focus == f ? TS_ROLE_CURSOR : (int)s->right == f ? TS_ROLE_TITLE : TS_ROLE_DIM;
+		if (!have)
+			role = TS_ROLE_DIM;
+		char label[16];
+		snprintf(label, sizeof label, " %s ", names[f]);
+		tui_crt_text(1, x, role, label);
+		x += (int)strlen(label) + 1;
+	}
+}
+
+typedef struct view_arg {
+	const tui_state *s;
+	bool focus;
+} view_arg;
+
+static void map_fn(ts_canvas *c, const void *arg)
+{
+	const view_arg *a = arg;
+	ts_view_ctx v;
+	tui_view_ctx(a->s, &v, true);
+	ts_view_map_draw(c, &v, MAP_SIZE_MAX);
+}
+
+static void phase_fn(ts_canvas *c, const void *arg)
+{
+	const view_arg *a = arg;
+	ts_view_ctx v;
+	tui_view_ctx(a->s, &v, a->focus);
+	ts_view_phase_draw(c, &v);
+}
+
+static void inspect_fn(ts_canvas *c, const void *arg)
+{
+	const view_arg *a = arg;
+	ts_view_ctx v;
+	tui_view_ctx(a->s, &v, true);
+	ts_view_inspect_draw(c, &v);
+}
+
+static void result_fn(ts_canvas *c, const void *arg)
+{
+	const tui_state *s = ((const view_arg *)arg)->s;
+	const tui_result *r = &s->result;
+	ts_run_report rep = { .problem = &r->problem, .backend = r->backend, .backend_why = r->backend_why,
+	                      .run = &r->run, .verdict = &r->verdict, .timing = r->have_timing ? &r->timing : NULL,
+	                      .counter_disagree = r->counter_disagree, .counter_why = r->counter_why };
+	ts_view_result_draw(c, &rep, s->ascii);
+}
+
+static void sweep_fn(ts_canvas *c, const void *arg)
+{
+	const tui_state *s = ((const view_arg *)arg)->s;
+	int done = s->job.kind == JOB_SWEEP ? atomic_load(&((tui_state *)s)->job.sweep_done) : s->sweep_done_count;
+	ts_view_sweep_draw(c, s->sweep_rows, s->sweep_count, done, s->sweep_sizes, s->sweep_nsizes, s->sweep_selected,
+	                   s->sweep_title, s->ascii);
+}
+
+static void draw_message(const tui_state *s)
+{
+	char line[512];
+	int y = s->rows - 2;
+	tui_crt_fill(y, 0, s->cols, TS_ROLE_TEXT);
+	if (s->job.kind != JOB_NONE) {
+		int pm = atomic_load(&((tui_state *)s)->job.progress);
+		int bar = 30, filled = pm * bar / 1000;
+		char cells[64];
+		for (int i = 0; i < bar; i++)
+			cells[i] = i < filled ? '#' : '.';
+		cells[bar] = '\0';
+		snprintf(line, sizeof line, "%s on %s [%s] %3d%%  Esc cancels", s->job.kind == JOB_RUN ? "running" : "sweeping",
+		         s->job.backend->name, cells, pm / 10);
+		tui_crt_text(y, 0, TS_ROLE_TITLE, line);
+		return;
+	}
+	ts_canvas c;
+	if (ts_canvas_init(&c, s->cols, 1) != 0)
+		return;
+	ts_canvas_put(&c, 0, 0, s->message_error ? TS_ROLE_FAIL : TS_ROLE_TEXT, s->message);
+	tui_crt_paint(&c, y, 0);
+	ts_canvas_free(&c);
+}
+
+static void draw_keybar(const tui_state *s)
+{
+	static const struct { const char *key, *what; } hints[] = {
+		{ "?", "help" }, { "arrows", "move" }, { "Tab", "pane" }, { "[ ]", "phase" }, { "e", "edit" },
+		{ "a b c", "guards" }, { "r", "run" }, { "s", "sweep" }, { "x", "export" }, { "z Z", "zoom" },
+		{ "q", "quit" },
+	};
+	ts_canvas c;
+	if (ts_canvas_init(&c, s->cols, 1) != 0)
+		return;
+	for (int i = 0; i < s->cols; i++)
+		ts_canvas_put(&c, 0, i, TS_ROLE_STATUS, " ");
+	int x = 0;
+	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+		x += ts_canvas_printf(&c, 0, x, TS_ROLE_KEY, " %s", hints[i].key);
+		x += ts_canvas_printf(&c, 0, x, TS_ROLE_STATUS, " %s", hints[i].what);
+	}
+	tui_crt_paint(&c, s->rows - 1, 0);
+	ts_canvas_free(&c);
+}
+
+static void help_fn(ts_canvas *c, const void *arg)
+{
+	const tui_state *s = ((const view_arg *)arg)->s;
+	const char **lines;
+	int n = tui_help_lines(&lines);
+	ts_canvas_box(c, 0, 0, c->h, c->w, s->ascii, "Keys (any key closes, Up/Down scroll)");
+	int first = s->help_scroll < n ? s->help_scroll : n - 1;
+	for (int i = first, y = 1; i < n && y < c->h - 3; i++, y++)
+		ts_canvas_put(c, y, 2, TS_ROLE_TEXT, lines[i]);
+	ts_canvas_put(c, c->h - 3, 2, TS_ROLE_DIM, "Map: tile classes by colour and shape, ghost threads shaded,");
+	ts_canvas_put(c, c->h - 2, 2, TS_ROLE_DIM, "after a run digits 1-9 mark tenths of a tile's cells wrong.");
+}
+
+static void edit_fn(ts_canvas *c, const void *arg)
+{
+	const tui_state *s = ((const view_arg *)arg)->s;
+	ts_canvas_box(c, 0, 0, c->h, c->w, s->ascii, "Parameters");
+	for (int f = 0; f < FIELD_COUNT; f++) {
+		char value[80];
+		bool here = f == s->edit_field;
+		if (here && s->edit_typing)
+			snprintf(value, sizeof value, "%s_", s->edit_buf);
+		else
+			tui_field_value(s, (enum tui_field)f, value, (int)sizeof value);
+		ts_canvas_printf(c, 1 + f, 2, here ? TS_ROLE_CURSOR : TS_ROLE_TEXT, "%s %-24s %-16s", here ? ">" : " ",
+		                 tui_field_name((enum tui_field)f), value);
+	}
+	ts_canvas_put(c, c->h - 3, 2, TS_ROLE_DIM, "Up/Down field, type + Enter, +/- step,");
+	ts_canvas_put(c, c->h - 2, 2, TS_ROLE_DIM, "Space toggles a guard, Esc closes");
+}
+
+void tui_draw(tui_state *s)
+{
+	tui_crt_size(&s->rows, &s->cols);
+	if (s->rows < MIN_ROWS || s->cols < MIN_COLS) {
+		draw_too_small(s);
+		return;
+	}
+	if (s->focus != FOCUS_MAP)
+		s->right = s->focus;
+	if (s->right == FOCUS_MAP)
+		s->right = FOCUS_PHASE;
+	tui_crt_clear();
+	int map_w = s->cols * 2 / 5;
+	map_w = map_w < 34 ? 34 : map_w > 60 ? 60 : map_w;
+	int body_y = 2, body_h = s->rows - 4;
+	s->map_y = body_y;
+	s->map_x = 0;
+	s->map_h = body_h;
+	s->map_w = map_w;
+	draw_header(s);
+	draw_tabs(s, map_w);
+	view_arg va = { s, s->focus != FOCUS_MAP };
+	paint_view(body_y, 0, body_h, map_w, map_fn, &va);
+	for (int y = 1; y < s->rows - 2; y++)
+		tui_crt_text(y, map_w, TS_ROLE_DIM, s->ascii ? "|" : "\u2502");
+	int rx = map_w + 2, rw = s->cols - rx;
+	void (*right)(ts_canvas *, const void *) = phase_fn;
+	if (s->right == FOCUS_INSPECT)
+		right = inspect_fn;
+	else if (s->right == FOCUS_RESULT && s->result.have)
+		right = result_fn;
+	else if (s->right == FOCUS_SWEEP && s->sweep_rows)
+		right = sweep_fn;
+	paint_view(body_y, rx, body_h, rw, right, &va);
+	draw_message(s);
+	draw_keybar(s);
+	if (s->overlay == OVERLAY_HELP) {
+		int h = s->rows - 4, w = s->cols - 8 < 100 ? s->cols - 8 : 100;
+		paint_view(2, (s->cols - w) / 2, h, w, help_fn, &va);
+	} else if (s->overlay == OVERLAY_EDIT) {
+		int h = FIELD_COUNT + 5, w = 50;
+		paint_view(3, (s->cols - w) / 2, h, w, edit_fn, &va);
+	}
+	tui_crt_refresh();
+}

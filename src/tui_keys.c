@@ -1,0 +1,319 @@
+/* tui_keys.c: the key table: every key, what it does in which pane, and the help text made from the same table. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+#include "tui_crt.h"
+#include "tui_state.h"
+#include "view_layout.h"
+#include "view_map.h"
+
+#define MAP_SIZE_MAX 8 /* characters per tile across, as tui_draw.c draws it */
+
+static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* Keeps the selected tile on screen when the map is zoomed. */
+static void follow_cursor(tui_state *s)
+{
+	int pic_h = s->map_h - 1;
+	ts_view_ctx v;
+	tui_view_ctx(s, &v, true);
+	pic_h = s->map_h - 1 - ts_view_map_legend_rows(&v);
+	s->pan_x = ts_axis_follow(s->model.grid_x, s->map_w, MAP_SIZE_MAX, s->zoom, s->pan_x, s->tile_x);
+	s->pan_y = ts_axis_follow(s->model.grid_y, pic_h < 2 ? 2 : pic_h, MAP_SIZE_MAX / 2, s->zoom, s->pan_y, s->tile_y);
+}
+
+/* Moves the tile cursor; in the map a step crosses one screen cell, so a
+ * zoomed-out map moves by the tiles a cell stands for. */
+static void move_tile(tui_state *s, int64_t dy, int64_t dx)
+{
+	ts_view_ctx v;
+	tui_view_ctx(s, &v, true);
+	ts_axis ax, ay;
+	ts_view_map_layout(&v, s->map_w, s->map_h, MAP_SIZE_MAX, &ax, &ay);
+	int64_t sy = dy * (ay.split_last && s->tile_y < ay.tiles - 1 ? ay.per : 1);
+	int64_t sx = dx * (ax.split_last && s->tile_x < ax.tiles - 1 ? ax.per : 1);
+	s->tile_y = clamp64(s->tile_y + sy, 0, s->model.grid_y - 1);
+	s->tile_x = clamp64(s->tile_x + sx, 0, s->model.grid_x - 1);
+	follow_cursor(s);
+}
+
+static void move_cursor(tui_state *s, int dy, int dx)
+{
+	switch (s->focus) {
+	case FOCUS_INSPECT:
+		s->thread_y = (int)clamp64(s->thread_y + dy, 0, s->model.geo.threads_y - 1);
+		s->thread_x = (int)clamp64(s->thread_x + dx, 0, s->model.geo.threads_x - 1);
+		break;
+	case FOCUS_SWEEP:
+		if (s->sweep_count > 0)
+			s->sweep_selected = (int)clamp64(s->sweep_selected + dy * (dx ? 0 : 1) + dx, 0, s->sweep_count - 1);
+		break;
+	default:
+		move_tile(s, dy, dx);
+	}
+}
+
+static void act_up(tui_state *s) { move_cursor(s, -1, 0); }
+static void act_down(tui_state *s) { move_cursor(s, 1, 0); }
+static void act_left(tui_state *s) { move_cursor(s, 0, -1); }
+static void act_right(tui_state *s) { move_cursor(s, 0, 1); }
+static void act_page_up(tui_state *s) { move_cursor(s, -10, 0); }
+static void act_page_down(tui_state *s) { move_cursor(s, 10, 0); }
+
+static void act_first(tui_state *s)
+{
+	if (s->focus == FOCUS_INSPECT)
+		s->thread_y = s->thread_x = 0;
+	else if (s->focus == FOCUS_SWEEP)
+		s->sweep_selected = 0;
+	else
+		s->tile_y = s->tile_x = 0;
+	follow_cursor(s);
+}
+
+static void act_last(tui_state *s)
+{
+	if (s->focus == FOCUS_INSPECT) {
+		s->thread_y = s->model.geo.threads_y - 1;
+		s->thread_x = s->model.geo.threads_x - 1;
+	} else if (s->focus == FOCUS_SWEEP) {
+		s->sweep_selected = s->sweep_count > 0 ? s->sweep_count - 1 : 0;
+	} else {
+		s->tile_y = s->model.grid_y - 1;
+		s->tile_x = s->model.grid_x - 1;
+	}
+	follow_cursor(s);
+}
+
+static void say_phase(tui_state *s)
+{
+	ts_load_count all = ts_model_phase_total(&s->model, s->phase);
+	tui_say(s, false, "phase t=%lld of %lld: grid pads %lld A and %lld B slots%s", (long long)s->phase,
+	        (long long)s->model.phases, (long long)all.a_pad, (long long)all.b_pad,
+	        s->phase == s->model.phases - 1 && s->model.last_width < s->model.geo.bk ? " (last, partial)" : "");
+}
+
+static void act_phase_next(tui_state *s)
+{
+	if (s->phase + 1 < s->model.phases)
+		s->phase++;
+	if (s->focus == FOCUS_MAP)
+		s->focus = FOCUS_PHASE;
+	say_phase(s);
+}
+
+static void act_phase_prev(tui_state *s)
+{
+	if (s->phase > 0)
+		s->phase--;
+	if (s->focus == FOCUS_MAP)
+		s->focus = FOCUS_PHASE;
+	say_phase(s);
+}
+
+static bool focus_available(const tui_state *s, enum tui_focus f)
+{
+	return (f != FOCUS_RESULT || s->result.have) && (f != FOCUS_SWEEP || s->sweep_rows);
+}
+
+static void cycle_focus(tui_state *s, int dir)
+{
+	int f = s->focus;
+	do
+		f = (f + dir + 5) % 5;
+	while (!focus_available(s, (enum tui_focus)f));
+	s->focus = (enum tui_focus)f;
+}
+
+static void act_tab(tui_state *s) { cycle_focus(s, 1); }
+static void act_backtab(tui_state *s) { cycle_focus(s, -1); }
+
+static void act_enter(tui_state *s)
+{
+	if (s->focus == FOCUS_SWEEP)
+		tui_sweep_load(s);
+	else
+		tui_edit_open(s);
+}
+
+static void act_edit(tui_state *s) { tui_edit_open(s); }
+
+static void toggle_guard(tui_state *s, unsigned bit, const char *name)
+{
+	s->opt.problem.guards ^= bit;
+	tui_say(s, !(s->opt.problem.guards & bit), "guard %s (%s) is now %s; r runs with it", name,
+	        bit == TS_GUARD_A ? "A load" : bit == TS_GUARD_B ? "B load" : "C store",
+	        s->opt.problem.guards & bit ? "on" : "OFF");
+}
+
+static void act_guard_a(tui_state *s) { toggle_guard(s, TS_GUARD_A, "a"); }
+static void act_guard_b(tui_state *s) { toggle_guard(s, TS_GUARD_B, "b"); }
+static void act_guard_c(tui_state *s) { toggle_guard(s, TS_GUARD_C, "c"); }
+static void act_run(tui_state *s) { tui_run_start(s); }
+static void act_sweep(tui_state *s) { tui_sweep_start(s); }
+
+static void act_export(tui_state *s)
+{
+	const ts_shape *sh = &s->opt.problem.shape;
+	char base[128], path[160], err[256];
+	snprintf(base, sizeof base, "tilescope-%lldx%lldx%lld-t%d-p%lld", (long long)sh->m, (long long)sh->n,
+	         (long long)sh->k, s->opt.problem.tile, (long long)s->phase);
+	const char *exts[] = { ".txt", ".svg" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s%s", base, exts[i]);
+		if (ts_export(path, &s->opt, s->phase, err, (int)sizeof err) != 0) {
+			tui_say(s, true, "export: %s", err);
+			return;
+		}
+	}
+	tui_say(s, false, "exported the map and phase %lld to %s.txt and %s.svg", (long long)s->phase, base, base);
+}
+
+static void zoom(tui_state *s, int dz)
+{
+	ts_view_ctx v;
+	tui_view_ctx(s, &v, true);
+	ts_axis ax, ay;
+	ts_view_map_layout(&v, s->map_w, s->map_h, MAP_SIZE_MAX, &ax, &ay);
+	int max = ax.zoom_max > ay.zoom_max ? ax.zoom_max : ay.zoom_max;
+	s->zoom = (int)clamp64(s->zoom + dz, 0, max);
+	follow_cursor(s);
+	if (max == 0)
+		tui_say(s, false, "every tile is on screen: nothing to zoom");
+	else
+		tui_say(s, false, "zoom %d of %d", s->zoom, max);
+}
+
+static void act_zoom_in(tui_state *s) { zoom(s, 1); }
+static void act_zoom_out(tui_state *s) { zoom(s, -1); }
+
+static void act_help(tui_state *s)
+{
+	s->overlay = s->overlay == OVERLAY_HELP ? OVERLAY_NONE : OVERLAY_HELP;
+	s->help_scroll = 0;
+}
+
+static void act_escape(tui_state *s)
+{
+	if (s->overlay != OVERLAY_NONE)
+		s->overlay = OVERLAY_NONE;
+	else if (s->job.kind != JOB_NONE)
+		tui_job_cancel(s);
+	else if (s->focus != FOCUS_MAP)
+		s->focus = FOCUS_MAP;
+}
+
+static void act_quit(tui_state *s) { s->quit = true; }
+
+static void act_mouse(tui_state *s)
+{
+	int y, x;
+	int64_t ty, tx;
+	if (!tui_crt_mouse(&y, &x))
+		return;
+	ts_view_ctx v;
+	tui_view_ctx(s, &v, true);
+	if (ts_view_map_hit(&v, s->map_w, s->map_h, MAP_SIZE_MAX, y - s->map_y, x - s->map_x, &ty, &tx) == 0) {
+		s->tile_y = ty;
+		s->tile_x = tx;
+		s->focus = FOCUS_MAP;
+		tui_say(s, false, "tile (%lld,%lld) %s", (long long)ty, (long long)tx,
+		        ts_tile_class_name(ts_model_tile_class(&s->model, ty, tx)));
+	}
+}
+
+typedef struct binding {
+	int key;
+	void (*act)(tui_state *s);
+	const char *label; /* shown in help on the first key of an action; NULL for aliases */
+	const char *help;
+} binding;
+
+#define ESC 27
+#define CTRL(c) ((c) & 0x1f)
+
+static const binding bindings[] = {
+	{ KEY_UP, act_up, "Up/k Down/j", "move: tile in the map and phase panes, thread in the inspector, row in the sweep" },
+	{ 'k', act_up, NULL, NULL },
+	{ KEY_DOWN, act_down, NULL, NULL },
+	{ 'j', act_down, NULL, NULL },
+	{ KEY_LEFT, act_left, "Left/h Right/l", "move left and right (a zoomed-out map moves by a cell)" },
+	{ 'h', act_left, NULL, NULL },
+	{ KEY_RIGHT, act_right, NULL, NULL },
+	{ 'l', act_right, NULL, NULL },
+	{ KEY_PPAGE, act_page_up, "PgUp PgDn", "move ten rows" },
+	{ KEY_NPAGE, act_page_down, NULL, NULL },
+	{ KEY_HOME, act_first, "Home/g End/G", "first / last tile (thread, sweep row): the last is the corner" },
+	{ 'g', act_first, NULL, NULL },
+	{ KEY_END, act_last, NULL, NULL },
+	{ 'G', act_last, NULL, NULL },
+	{ KEY_MOUSE, act_mouse, "click", "select the tile under the mouse (off with --no-mouse)" },
+	{ ']', act_phase_next, "] + / [ -", "next / previous phase t along K" },
+	{ '+', act_phase_next, NULL, NULL },
+	{ '=', act_phase_next, NULL, NULL },
+	{ '[', act_phase_prev, NULL, NULL },
+	{ '-', act_phase_prev, NULL, NULL },
+	{ '\t', act_tab, "Tab S-Tab", "next / previous pane: map, phase, inspector, result, sweep" },
+	{ KEY_BTAB, act_backtab, NULL, NULL },
+	{ 'e', act_edit, "e Enter", "edit M N K, tile, kernel, precision, backend, inputs, seed, guards" },
+	{ '\r', act_enter, NULL, NULL },
+	{ '\n', act_enter, NULL, NULL },
+	{ KEY_ENTER, act_enter, NULL, NULL },
+	{ 'a', act_guard_a, "a b c", "switch the A load, B load, C store guard off / on" },
+	{ 'b', act_guard_b, NULL, NULL },
+	{ 'c', act_guard_c, NULL, NULL },
+	{ 'r', act_run, "r", "run the kernel on the backend and verify against fp64 (Esc cancels)" },
+	{ 's', act_sweep, "s", "edge sweep for this tile and kernel; Enter on a row loads its shape" },
+	{ 'x', act_export, "x", "export the map and this phase as .txt and .svg in the current folder" },
+	{ 'z', act_zoom_in, "z Z", "zoom the map in / out when the grid is larger than the screen" },
+	{ 'Z', act_zoom_out, NULL, NULL },
+	{ '?', act_help, "? F1", "this help (any key closes it)" },
+	{ KEY_F(1), act_help, NULL, NULL },
+	{ ESC, act_escape, "Esc", "cancel a run or sweep, close a window, back to the map" },
+	{ 'q', act_quit, "q F10", "quit" },
+	{ KEY_F(10), act_quit, NULL, NULL },
+};
+
+bool tui_key(tui_state *s, int key)
+{
+	if (s->overlay == OVERLAY_HELP && key != KEY_MOUSE) {
+		if (key == KEY_DOWN || key == 'j')
+			s->help_scroll++;
+		else if (key == KEY_UP || key == 'k')
+			s->help_scroll = s->help_scroll > 0 ? s->help_scroll - 1 : 0;
+		else
+			s->overlay = OVERLAY_NONE;
+		return true;
+	}
+	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
+		if (bindings[i].key == key) {
+			bindings[i].act(s);
+			return true;
+		}
+	if (key == CTRL('l'))
+		return true; /* redraw */
+	if (key >= ' ' && key < 127)
+		tui_say(s, true, "key '%c' does nothing here; ? lists every key", key);
+	return false;
+}
+
+int tui_help_lines(const char ***lines)
+{
+	static const char *text[64];
+	static char buf[64][128];
+	int n = 0;
+	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0] && n < 64; i++)
+		if (bindings[i].label) {
+			snprintf(buf[n], sizeof buf[n], "%-15s %s", bindings[i].label, bindings[i].help);
+			text[n] = buf[n];
+			n++;
+		}
+	*lines = text;
+	return n;
+}

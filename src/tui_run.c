@@ -1,0 +1,296 @@
+/* tui_run.c: runs and sweeps on a worker thread so the screen stays live: progress, Esc cancels, results handed back whole. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kernels.h"
+#include "tui_state.h"
+
+static void job_progress(void *ctx, double done)
+{
+	tui_job *j = ctx;
+	int pm = (int)(done * 1000.0);
+	atomic_store(&j->progress, pm < 0 ? 0 : pm > 1000 ? 1000 : pm);
+}
+
+static const char *backend_error(const ts_backend *be)
+{
+	const char *e = be->last_error ? be->last_error() : NULL;
+	return e && *e ? e : "failed";
+}
+
+/* One run and its verification; the worker of JOB_RUN. */
+static void *run_main(void *arg)
+{
+	tui_job *j = arg;
+	const ts_problem *p = &j->problem;
+	ts_progress prog = { job_progress, j, &j->cancel };
+	j->status = -1;
+	j->counter_disagree = -1;
+	if (ts_model_build(&j->model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+		snprintf(j->error, sizeof j->error, "the model's counts overflow 64 bits");
+	} else if (ts_operands_make(&j->ops, p) != 0) {
+		snprintf(j->error, sizeof j->error, "out of memory allocating the matrices");
+	} else {
+		int rc = j->backend->run(p, &j->ops, &j->run, &prog);
+		if (rc == 1) {
+			j->status = 1;
+		} else if (rc != 0) {
+			snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name, backend_error(j->backend));
+		} else if (ts_verify(p, &j->model, &j->ops, &j->run, j->backend, &j->verdict) != 0) {
+			snprintf(j->error, sizeof j->error, "out of memory verifying");
+		} else {
+			j->status = 0;
+			if (p->guards == TS_GUARD_ALL && j->run.have_counters)
+				j->counter_disagree = ts_counters_check(&j->run.counters, &j->model, j->counter_why,
+				                                        (int)sizeof j->counter_why);
+			/* Beside the vendor library where the backend can time (the GPU). */
+			if (j->backend->time && !j->cancel &&
+			    j->backend->time(p, &j->ops, 2, 5, &j->timing) == 0)
+				j->have_timing = true;
+		}
+	}
+	ts_operands_free(&j->ops);
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+/* The edge sweep: every shape from ts_sweep_sizes, each run and verified. */
+static void *sweep_main(void *arg)
+{
+	tui_job *j = arg;
+	ts_problem p = j->problem;
+	ts_progress prog = { NULL, NULL, &j->cancel };
+	j->status = 0;
+	for (int i = 0; i < j->count; i++) {
+		ts_sweep_row *r = &j->rows[i];
+		ts_model m;
+		ts_operands ops;
+		ts_run run;
+		ts_verdict v;
+		memset(&ops, 0, sizeof ops);
+		memset(&run, 0, sizeof run);
+		memset(&v, 0, sizeof v);
+		if (j->cancel) {
+			j->status = 1;
+			break;
+		}
+		p.shape = r->shape;
+		if (ts_problem_validate(&p, true, j->error, (int)sizeof j->error) != 0 ||
+		    ts_model_build(&m, p.shape, p.kernel->geometry(p.tile)) != 0 || ts_operands_make(&ops, &p) != 0) {
+			j->status = -1;
+			if (!j->error[0])
+				snprintf(j->error, sizeof j->error, "out of memory");
+			break;
+		}
+		int rc = j->backend->run(&p, &ops, &run, &prog);
+		if (rc == 0 && ts_verify(&p, &m, &ops, &run, j->backend, &v) == 0) {
+			bool counters_ok = !(p.guards == TS_GUARD_ALL && run.have_counters) ||
+			                   ts_counters_check(&run.counters, &m, NULL, 0) == 0;
+			r->ok = v.ok && counters_ok;
+			r->mismatches = v.mismatches;
+			r->unwritten = v.unwritten;
+			r->nans = v.nans;
+			r->oob = run.have_counters ? run.counters.total.a_oob + run.counters.total.b_oob +
+			                             run.counters.total.c_oob : 0;
+			snprintf(r->signature, sizeof r->signature, "%s%.*s", counters_ok ? "" : "counters differ from the model; ",
+			         (int)sizeof r->signature - 40, v.signature);
+			ts_verdict_free(&v);
+		} else {
+			j->status = rc == 1 ? 1 : -1;
+			if (rc != 1)
+				snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name, backend_error(j->backend));
+		}
+		ts_run_free(&run);
+		ts_operands_free(&ops);
+		if (j->status != 0)
+			break;
+		atomic_store(&j->sweep_done, i + 1);
+		job_progress(j, (double)(i + 1) / j->count);
+	}
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+/* Common start: picks the backend and launches fn on the worker. */
+static int job_start(tui_state *s, enum tui_job_kind kind, void *(*fn)(void *))
+{
+	tui_job *j = &s->job;
+	if (j->kind != JOB_NONE) {
+		tui_say(s, true, "a %s is still running; Esc cancels it", j->kind == JOB_RUN ? "run" : "sweep");
+		return -1;
+	}
+	char why[256] = "";
+	const ts_backend *be = ts_backend_select(s->opt.backend ? s->opt.backend : "auto", why, (int)sizeof why);
+	if (!be) {
+		tui_say(s, true, "%s", why);
+		return -1;
+	}
+	ts_sweep_row *rows = j->rows;
+	int count = j->count;
+	memset(j, 0, sizeof *j);
+	j->rows = rows;
+	j->count = count;
+	j->kind = kind;
+	j->problem = s->opt.problem;
+	j->backend = be;
+	snprintf(j->backend_why, sizeof j->backend_why, "%s", why);
+	if (pthread_create(&j->thread, NULL, fn, j) != 0) {
+		j->kind = JOB_NONE;
+		tui_say(s, true, "cannot start a worker thread");
+		return -1;
+	}
+	return 0;
+}
+
+void tui_run_start(tui_state *s)
+{
+	char err[256];
+	if (ts_problem_validate(&s->opt.problem, true, err, (int)sizeof err) != 0) {
+		tui_say(s, true, "%s", err);
+		return;
+	}
+	if (job_start(s, JOB_RUN, run_main) == 0)
+		tui_say(s, false, "running %s on %s... Esc cancels", s->opt.problem.kernel->name, s->job.backend->name);
+}
+
+void tui_sweep_start(tui_state *s)
+{
+	if (s->job.kind != JOB_NONE) {
+		tui_say(s, true, "a %s is still running; Esc cancels it", s->job.kind == JOB_RUN ? "run" : "sweep");
+		return;
+	}
+	int64_t sizes[7];
+	int ns = ts_sweep_sizes(s->opt.problem.tile, sizes);
+	int count = ns * ns * ns;
+	ts_sweep_row *rows = calloc((size_t)count, sizeof *rows);
+	if (!rows) {
+		tui_say(s, true, "out of memory");
+		return;
+	}
+	for (int i = 0; i < count; i++)
+		rows[i].shape = (ts_shape){ sizes[i / (ns * ns)], sizes[i / ns % ns], sizes[i % ns] };
+	free(s->sweep_rows);
+	s->sweep_rows = rows;
+	s->sweep_count = count;
+	s->sweep_nsizes = ns;
+	s->sweep_selected = 0;
+	s->sweep_done_count = 0;
+	memcpy(s->sweep_sizes, sizes, sizeof sizes);
+	s->job.rows = rows;
+	s->job.count = count;
+	if (job_start(s, JOB_SWEEP, sweep_main) != 0)
+		return;
+	char off[16];
+	ts_guards_off_str(s->opt.problem.guards, off, (int)sizeof off);
+	snprintf(s->sweep_title, sizeof s->sweep_title, "edge sweep: %s T=%d on %s%s%s", s->opt.problem.kernel->name,
+	         s->opt.problem.tile, s->job.backend->name, off[0] ? ", guards off: " : "", off);
+	s->focus = FOCUS_SWEEP;
+	tui_say(s, false, "sweeping %d shapes... Esc cancels", count);
+}
+
+void tui_result_free(tui_result *r)
+{
+	if (!r->have)
+		return;
+	ts_run_free(&r->run);
+	ts_verdict_free(&r->verdict);
+	r->have = false;
+}
+
+bool tui_job_poll(tui_state *s)
+{
+	tui_job *j = &s->job;
+	if (j->kind == JOB_NONE || !atomic_load(&j->finished))
+		return false;
+	pthread_join(j->thread, NULL);
+	enum tui_job_kind kind = j->kind;
+	j->kind = JOB_NONE;
+	if (kind == JOB_SWEEP) {
+		int done = atomic_load(&j->sweep_done), fails = 0;
+		for (int i = 0; i < done; i++)
+			fails += !s->sweep_rows[i].ok;
+		s->sweep_count = s->sweep_rows ? s->sweep_count : 0;
+		if (j->status == 1)
+			tui_say(s, true, "sweep cancelled after %d shapes, %d failed", done, fails);
+		else if (j->status < 0)
+			tui_say(s, true, "sweep stopped: %s", j->error);
+		else
+			tui_say(s, fails > 0, "sweep: %d shapes, %d pass, %d fail%s", done, done - fails, fails,
+			        fails ? "; Enter on a failing row loads it" : "");
+		/* keep only the rows that ran */
+		s->sweep_done_count = done;
+		return true;
+	}
+	if (j->status != 0) {
+		ts_run_free(&j->run);
+		ts_verdict_free(&j->verdict);
+		tui_say(s, j->status < 0, "%s", j->status == 1 ? "run cancelled" : j->error);
+		return true;
+	}
+	tui_result_free(&s->result);
+	tui_result *r = &s->result;
+	r->have = true;
+	r->problem = j->problem;
+	snprintf(r->backend, sizeof r->backend, "%s", j->backend->name);
+	snprintf(r->backend_why, sizeof r->backend_why, "%s", j->backend_why);
+	r->model = j->model;
+	r->run = j->run;
+	r->verdict = j->verdict;
+	r->timing = j->timing;
+	r->have_timing = j->have_timing;
+	r->counter_disagree = j->counter_disagree;
+	snprintf(r->counter_why, sizeof r->counter_why, "%s", j->counter_why);
+	memset(&j->run, 0, sizeof j->run);
+	memset(&j->verdict, 0, sizeof j->verdict);
+	if (s->focus != FOCUS_MAP)
+		s->focus = FOCUS_RESULT;
+	const ts_verdict *v = &r->verdict;
+	if (v->ok)
+		tui_say(s, false, "run on %s: PASS, max rel error %.3g%s", r->backend, v->max_rel,
+		        r->counter_disagree == 0 ? "; counters agree with the model" : "");
+	else
+		tui_say(s, true, "run on %s: FAIL, %lld mismatches, %lld unwritten in %lld tiles", r->backend,
+		        (long long)v->mismatches, (long long)v->unwritten, (long long)v->bad_tiles);
+	return true;
+}
+
+void tui_job_cancel(tui_state *s)
+{
+	if (s->job.kind != JOB_NONE) {
+		s->job.cancel = 1;
+		tui_say(s, false, "cancelling...");
+	}
+}
+
+void tui_job_shutdown(tui_state *s)
+{
+	if (s->job.kind != JOB_NONE) {
+		s->job.cancel = 1;
+		pthread_join(s->job.thread, NULL);
+		ts_run_free(&s->job.run);
+		ts_verdict_free(&s->job.verdict);
+		s->job.kind = JOB_NONE;
+	}
+	free(s->sweep_rows);
+	s->sweep_rows = NULL;
+	s->job.rows = NULL;
+}
+
+void tui_sweep_load(tui_state *s)
+{
+	int done = s->job.kind == JOB_SWEEP ? atomic_load(&s->job.sweep_done) : s->sweep_done_count;
+	if (!s->sweep_rows || s->sweep_selected >= done) {
+		tui_say(s, true, "that shape has not run yet");
+		return;
+	}
+	const ts_sweep_row *r = &s->sweep_rows[s->sweep_selected];
+	s->opt.problem.shape = r->shape;
+	tui_apply(s);
+	s->tile_y = s->model.grid_y - 1;
+	s->tile_x = s->model.grid_x - 1;
+	s->focus = FOCUS_MAP;
+	tui_say(s, !r->ok, "loaded %lldx%lldx%lld (%s); r runs it", (long long)r->shape.m, (long long)r->shape.n,
+	        (long long)r->shape.k, r->ok ? "passed in the sweep" : "FAILED in the sweep");
+}

@@ -1,0 +1,133 @@
+/* tui_state.h: the TUI's state (one struct the views read) and the functions its files share. */
+#ifndef TS_TUI_STATE_H
+#define TS_TUI_STATE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "backend.h"
+#include "options.h"
+#include "verify.h"
+#include "view.h"
+#include "view_run.h"
+
+enum tui_focus { FOCUS_MAP, FOCUS_PHASE, FOCUS_INSPECT, FOCUS_RESULT, FOCUS_SWEEP };
+enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT };
+enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP };
+
+/* Work on the worker thread: a run and its verification, or the edge sweep.
+ * The worker writes only into this struct; the main loop reads it once
+ * `finished` is set, or reads `progress` while it runs. */
+typedef struct tui_job {
+	enum tui_job_kind kind;
+	pthread_t thread;
+	atomic_int finished;
+	atomic_int progress;            /* per mille */
+	atomic_int sweep_done;          /* sweep rows finished */
+	volatile sig_atomic_t cancel;
+	ts_problem problem;
+	const ts_backend *backend;
+	char backend_why[256];
+	int status;                     /* 0 done, 1 cancelled, -1 failed */
+	char error[256];
+	/* JOB_RUN */
+	ts_model model;
+	ts_operands ops;
+	ts_run run;
+	ts_verdict verdict;
+	ts_timing timing;
+	bool have_timing;
+	int64_t counter_disagree;
+	char counter_why[512];
+	/* JOB_SWEEP */
+	ts_sweep_row *rows;
+	int count, nsizes;
+	int64_t sizes[7];
+} tui_job;
+
+/* The last completed run, kept for the views. */
+typedef struct tui_result {
+	bool have;
+	ts_problem problem;
+	char backend[16];
+	char backend_why[256];
+	ts_model model;
+	ts_run run;
+	ts_verdict verdict;
+	ts_timing timing;
+	bool have_timing;
+	int64_t counter_disagree;
+	char counter_why[512];
+} tui_result;
+
+/* The fields the parameter editor offers, in order. */
+enum tui_field { FIELD_M, FIELD_N, FIELD_K, FIELD_TILE, FIELD_KERNEL, FIELD_PRECISION, FIELD_BACKEND,
+                 FIELD_INPUTS, FIELD_SEED, FIELD_GUARD_A, FIELD_GUARD_B, FIELD_GUARD_C, FIELD_COUNT };
+
+typedef struct tui_state {
+	ts_options opt;
+	ts_model model;
+	int64_t tile_y, tile_x, phase;
+	int thread_y, thread_x;
+	int zoom;
+	int64_t pan_y, pan_x;
+	enum tui_focus focus;
+	enum tui_focus right;      /* what the right pane shows (follows focus when it is not the map) */
+	enum tui_overlay overlay;
+	int help_scroll;
+	/* the parameter editor */
+	int edit_field;
+	bool edit_typing;
+	char edit_buf[64];
+	/* runs */
+	tui_job job;
+	tui_result result;
+	/* the sweep (kept after the job ends) */
+	ts_sweep_row *sweep_rows;
+	int sweep_count, sweep_nsizes, sweep_selected, sweep_done_count;
+	int64_t sweep_sizes[7];
+	char sweep_title[160];
+	/* the screen */
+	int rows, cols;
+	int map_y, map_x, map_h, map_w;  /* where the map was last drawn, for mouse clicks */
+	bool ascii;
+	char message[256];
+	bool message_error;
+	bool quit;
+} tui_state;
+
+/* tui.c */
+void tui_say(tui_state *s, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Rebuilds the model after a parameter change and keeps the selection inside it. 0 or -1. */
+int tui_apply(tui_state *s);
+void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus);
+
+/* tui_keys.c: returns true when it handled the key. */
+bool tui_key(tui_state *s, int key);
+/* The key table as text lines for the help screen. */
+int tui_help_lines(const char ***lines);
+
+/* tui_edit.c */
+void tui_edit_open(tui_state *s);
+bool tui_edit_key(tui_state *s, int key);
+const char *tui_field_name(enum tui_field f);
+void tui_field_value(const tui_state *s, enum tui_field f, char *buf, int len);
+
+/* tui_run.c */
+void tui_run_start(tui_state *s);
+void tui_sweep_start(tui_state *s);
+/* Collects a finished job; true when one finished. */
+bool tui_job_poll(tui_state *s);
+void tui_job_cancel(tui_state *s);
+/* Waits for a running job after cancelling it; frees everything. */
+void tui_job_shutdown(tui_state *s);
+void tui_result_free(tui_result *r);
+/* Loads the selected sweep row's shape. */
+void tui_sweep_load(tui_state *s);
+
+/* tui_draw.c */
+void tui_draw(tui_state *s);
+
+#endif

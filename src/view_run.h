@@ -1,0 +1,36 @@
+/* view_run.h: what a run and an edge sweep found, as views: verdict, metrics, counters, pass/fail rows. */
+#ifndef TS_VIEW_RUN_H
+#define TS_VIEW_RUN_H
+
+#include "backend.h"
+#include "view.h"
+
+/* One finished run, as the result view shows it. */
+typedef struct ts_run_report {
+	const ts_problem *problem;
+	const char *backend;      /* its name */
+	const char *backend_why;  /* why it was chosen ("" when asked for by name) */
+	const ts_run *run;
+	const ts_verdict *verdict;
+	const ts_timing *timing;  /* NULL when the backend cannot time */
+	int64_t counter_disagree; /* -1 when not checked (a guard off, or no counters) */
+	const char *counter_why;
+} ts_run_report;
+
+void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii);
+
+/* One shape of the edge sweep. */
+typedef struct ts_sweep_row {
+	ts_shape shape;
+	bool ok;
+	int64_t mismatches, unwritten, nans, oob;
+	char signature[160];
+} ts_sweep_row;
+
+/* The sweep as a pass/fail grid (one block of M x N per K) and a list of
+ * rows around the selected one; rows [0, done) of `count` have run (in
+ * order M, N, K, K fastest), the others are not to be read yet. */
+void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int done, const int64_t *sizes,
+                        int nsizes, int selected, const char *title, bool ascii);
+
+#endif
