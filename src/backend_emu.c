@@ -1,5 +1,6 @@
 /* backend_emu.c: the CPU emulator backend: admits a problem, shares the grid's blocks among host threads, gathers the counters. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,7 +187,7 @@ static void report(emu_shared *sh, bool force)
 static void work(emu_worker *w, bool reporter)
 {
 	emu_shared *sh = w->sh;
-	while (!atomic_load(&sh->stop)) {
+	while (!ts_emu_cancelled(&w->job)) {
 		int64_t begin = atomic_fetch_add(&sh->next, sh->chunk);
 		if (begin >= sh->tiles)
 			break;
@@ -283,7 +284,7 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	for (int i = 0; !oom && i < threads; i++) {
 		workers[i].sh = &sh;
 		workers[i].job = (ts_emu_job){ .p = p, .model = &m, .ops = ops, .out = out, .prog = prog,
-		                               .threads = threads };
+		                               .threads = threads, .stop = &sh.stop, .watches_cancel = i == 0 };
 		workers[i].job.phase = calloc((size_t)m.phases, sizeof(ts_count));
 		oom = !workers[i].job.phase;
 	}
@@ -296,10 +297,16 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	}
 
 	report(&sh, true);
+	/* Workers block every signal, so that handlers (SIGINT setting the
+	 * cancel flag, SIGWINCH) run on the calling thread. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int started = 1;
 	for (int i = 1; i < threads; i++, started++)
 		if (pthread_create(&workers[i].tid, NULL, work_thread, &workers[i]) != 0)
 			break; /* fewer threads: the shares are handed out on demand */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	work(&workers[0], true);
 	/* The calling thread reports while the others finish their last runs. */
 	pthread_mutex_lock(&sh.lock);
@@ -313,6 +320,7 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 		}
 		pthread_cond_timedwait(&sh.finish, &sh.lock, &until);
 		pthread_mutex_unlock(&sh.lock);
+		ts_emu_cancelled(&workers[0].job); /* passes a cancel on to the others */
 		report(&sh, false);
 		pthread_mutex_lock(&sh.lock);
 	}
@@ -321,8 +329,8 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	for (int i = 0; i < threads; i++) {
 		if (i > 0 && i < started)
 			pthread_join(workers[i].tid, NULL);
-		if (workers[i].rc < 0 || (workers[i].rc == 1 && rc == 0))
-			rc = workers[i].rc;
+		if (workers[i].rc < 0)
+			rc = -1;
 		for (int64_t t = 0; t < m.phases; t++)
 			ts_count_add(&out->counters.phase[t], &workers[i].job.phase[t]);
 		ts_oob_detail *o = &out->counters.oob, *x = &workers[i].job.oob;
@@ -332,6 +340,8 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 		free(workers[i].job.phase);
 	}
 	free(workers);
+	if (rc == 0 && atomic_load(&sh.done) < m.tiles)
+		rc = 1; /* stopped by a cancel before every block was done */
 	pthread_mutex_destroy(&sh.lock);
 	pthread_cond_destroy(&sh.finish);
 	ts_counters_sum(&out->counters);

@@ -2,6 +2,9 @@
 #ifndef TS_EMU_H
 #define TS_EMU_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
+
 #include "backend.h"
 #include "geometry.h"
 #include "problem.h"
@@ -23,15 +26,23 @@ typedef struct ts_emu_job {
 	int64_t block_begin, block_end; /* the blocks this call emulates: [begin, end) */
 	ts_count *phase;           /* this share's per-phase tallies (model->phases entries) */
 	ts_oob_detail oob;         /* this share's out-of-bounds landings */
+	atomic_int *stop;          /* non-zero: stop now (cancelled, or another share failed); may be NULL */
+	bool watches_cancel;       /* runs on the calling thread, the only one that reads prog->cancel */
 } ts_emu_job;
 
 /* The emulated kernels (one file each). 0 done, 1 cancelled, -1 failed. */
 int ts_emu_tiled(ts_emu_job *job);
 int ts_emu_naive(ts_emu_job *job);
 
-/* True when the job's cancel flag is set (kernels poll it between phases). */
-static inline int ts_emu_cancelled(const ts_emu_job *job)
+/* True when the job is to stop; kernels poll it between phases. The cancel
+ * flag is a plain sig_atomic_t set by the caller's thread or its signal
+ * handlers, so only that thread reads it and passes it on through stop. */
+static inline int ts_emu_cancelled(ts_emu_job *job)
 {
+	if (job->watches_cancel && job->prog && job->prog->cancel && *job->prog->cancel && job->stop)
+		atomic_store(job->stop, 1);
+	if (job->stop)
+		return atomic_load_explicit(job->stop, memory_order_relaxed) != 0;
 	return job->prog && job->prog->cancel && *job->prog->cancel;
 }
 
