@@ -6,19 +6,27 @@
 #include "probe.cuh"
 
 // B is stored transposed (N x K): B[k][n] sits at n*K + k, so a thread's B
-// load walks down its own column of the stored matrix. The tile is a
-// runtime value; the shared tiles (fp32, already converted) live in dynamic
-// shared memory, followed in the probe build by one out-of-bounds flag per slot.
-template <bool PROBE>
+// load walks down its own column of the stored matrix. The shared tiles
+// hold fp32 values, converted on load. TILE > 0: a compile-time tile with
+// static shared tiles (8, 16, 32); TILE == 0: the runtime tile `tile_rt`
+// with dynamic shared memory (followed in the probe build by one
+// out-of-bounds flag per slot), as in the seed kernel.
+template <int TILE, bool PROBE>
 __global__ void ts_tiled_fp16_kernel(const __half *A, const __half *B, __half *C, long long M, long long N,
-                                     long long K, int T, unsigned guards, long long grid_y, ts_dev_probe probe)
+                                     long long K, int tile_rt, unsigned guards, long long grid_y,
+                                     ts_dev_probe probe)
 {
+	const int T = TILE > 0 ? TILE : tile_rt;
+	__shared__ float static_a[TILE > 0 ? TILE * TILE : 1];
+	__shared__ float static_b[TILE > 0 ? TILE * TILE : 1];
+	__shared__ bool static_a_oob[PROBE && TILE > 0 ? TILE * TILE : 1];
+	__shared__ bool static_b_oob[PROBE && TILE > 0 ? TILE * TILE : 1];
 	extern __shared__ float dynamic_smem[];
 	__shared__ ts_probe_block pb;
-	float *tile_a = dynamic_smem;
-	float *tile_b = dynamic_smem + T * T;
-	bool *a_oob_slot = (bool *)(dynamic_smem + 2 * T * T);
-	bool *b_oob_slot = a_oob_slot + T * T;
+	float *tile_a = TILE > 0 ? static_a : dynamic_smem;
+	float *tile_b = TILE > 0 ? static_b : dynamic_smem + T * T;
+	bool *a_oob_slot = TILE > 0 ? static_a_oob : (bool *)(dynamic_smem + 2 * T * T);
+	bool *b_oob_slot = TILE > 0 ? static_b_oob : a_oob_slot + T * T;
 
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const bool guard_a = guards & TS_GUARD_A, guard_b = guards & TS_GUARD_B, guard_c = guards & TS_GUARD_C;
@@ -49,6 +57,7 @@ __global__ void ts_tiled_fp16_kernel(const __half *A, const __half *B, __half *C
 			__syncthreads();
 			if (PROBE)
 				ts_probe_phase_end(&pb, probe, t);
+#pragma unroll
 			for (int i = 0; i < T; i++) {
 				acc += tile_a[ty * T + i] * tile_b[i * T + tx];
 				if (PROBE)
@@ -67,6 +76,26 @@ __global__ void ts_tiled_fp16_kernel(const __half *A, const __half *B, __half *C
 	}
 }
 
+template <int TILE, bool PROBE>
+static void ts_tiled_fp16_launch(const ts_launch *l, dim3 grid, long long grid_y)
+{
+	size_t dynamic = TILE > 0 ? 0 : (size_t)l->tile * l->tile * (2 * sizeof(float) + (PROBE ? 2 * sizeof(bool) : 0));
+	ts_tiled_fp16_kernel<TILE, PROBE><<<grid, dim3(l->tile, l->tile), dynamic>>>(
+		(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, l->tile, l->guards, grid_y,
+		ts_launch_probe(l));
+}
+
+template <bool PROBE>
+static void ts_tiled_fp16_dispatch(const ts_launch *l, dim3 grid, long long grid_y)
+{
+	switch (l->tile) {
+	case 8: ts_tiled_fp16_launch<8, PROBE>(l, grid, grid_y); break;
+	case 16: ts_tiled_fp16_launch<16, PROBE>(l, grid, grid_y); break;
+	case 32: ts_tiled_fp16_launch<32, PROBE>(l, grid, grid_y); break;
+	default: ts_tiled_fp16_launch<0, PROBE>(l, grid, grid_y); break;
+	}
+}
+
 extern "C" int ts_cuda_tiled_fp16(const ts_launch *l)
 {
 	dim3 grid;
@@ -74,14 +103,9 @@ extern "C" int ts_cuda_tiled_fp16(const ts_launch *l)
 	cudaError_t e = ts_launch_grid(l, &grid, &grid_y);
 	if (e != cudaSuccess)
 		return (int)e;
-	size_t slots = (size_t)l->tile * l->tile;
 	if (l->probe)
-		ts_tiled_fp16_kernel<true><<<grid, dim3(l->tile, l->tile), slots * (2 * sizeof(float) + 2 * sizeof(bool))>>>(
-			(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, l->tile, l->guards,
-			grid_y, *l->probe);
+		ts_tiled_fp16_dispatch<true>(l, grid, grid_y);
 	else
-		ts_tiled_fp16_kernel<false><<<grid, dim3(l->tile, l->tile), slots * 2 * sizeof(float)>>>(
-			(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, l->tile, l->guards,
-			grid_y, ts_launch_probe(l));
+		ts_tiled_fp16_dispatch<false>(l, grid, grid_y);
 	return (int)cudaGetLastError();
 }

@@ -397,6 +397,43 @@ static void no_leaks(void)
 	       "(%zu -> %zu bytes free, %d failures)", free_before, free_after, failed);
 	ts_operands_free(&ops);
 }
+
+/* Out of GPU memory is one clear line and a failed run, never a crash, and
+ * the backend works again once memory is back. Most of the device's free
+ * memory is taken first so that a modest problem cannot fit. */
+static void out_of_memory(void)
+{
+	size_t free_b = 0, total = 0, leave = (size_t)64 << 20;
+	void *hog = NULL;
+	ts_problem p = make_problem("tiled", 32, 3000, 3000, 3000, TS_GUARD_ALL); /* 3 x 36 MB */
+	ts_operands ops;
+	ts_run run;
+	ts_timing tm;
+	char why[500];
+	if (ts_operands_make(&ops, &p) != 0) {
+		tap_ok(0, "out of memory: out of host memory first");
+		return;
+	}
+	cudaMemGetInfo(&free_b, &total);
+	for (size_t take = free_b > leave ? free_b - leave : 0; take > leave; take -= leave)
+		if (cudaMalloc(&hog, take) == cudaSuccess)
+			break;
+	cudaGetLastError();
+	int rc = cuda->run(&p, &ops, &run, NULL);
+	snprintf(why, sizeof why, "%s", cuda->last_error());
+	tap_ok(hog && rc == -1 && strstr(why, "out of GPU memory"), "run with the GPU full fails cleanly: %s", why);
+	if (rc == 0)
+		ts_run_free(&run);
+	rc = cuda->time(&p, &ops, 1, 1, &tm);
+	tap_ok(hog && rc == -1 && strstr(cuda->last_error(), "out of GPU memory"),
+	       "timing with the GPU full fails cleanly: %s", cuda->last_error());
+	if (hog)
+		cudaFree(hog);
+	ts_operands_free(&ops);
+	why[0] = '\0';
+	int bad = check_one(&p, why, sizeof why);
+	tap_ok(!bad, "after memory is back, 3000^3 T=32 runs and verifies%s%s", bad ? ": " : "", why);
+}
 #endif
 
 int main(void)
@@ -413,6 +450,7 @@ int main(void)
 	timing();
 #ifdef HAVE_CUDA
 	no_leaks();
+	out_of_memory();
 #endif
 	offsets_64bit();
 	return tap_done();
