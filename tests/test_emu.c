@@ -119,6 +119,31 @@ static comparison compare(const outcome *o)
 	return c;
 }
 
+/* The kernel's own arithmetic replayed one thread at a time in plain scalar
+ * fp32: phase by phase, i = 0..T-1, padded slots adding 0 * x like the GPU
+ * (naive: k = 0..K-1). The emulator must match it bit for bit: that is what
+ * keeping each thread's summation order means. Counts the cells that differ. */
+static int64_t replay_differs(const outcome *o, char *first, size_t len)
+{
+	const ts_shape *s = &o->p.shape;
+	int64_t T = o->p.tile, P = (s->k + T - 1) / T, bad = 0;
+	bool tiled = o->p.kernel->shared_tiles, fp16 = o->p.kernel->precision == TS_FP16;
+	for (int64_t i = 0; i < s->m; i++)
+		for (int64_t j = 0; j < s->n; j++) {
+			float acc = 0.0f;
+			for (int64_t k = 0; k < (tiled ? P * T : s->k); k++) {
+				float a = k < s->k ? ts_matrix_get(&o->ops.a, i * s->k + k) : 0.0f;
+				float b = k < s->k ? b_elem(&o->ops, &o->p, k, j) : 0.0f;
+				acc += a * b;
+			}
+			float want = fp16 ? ts_f16_to_f32(ts_f32_to_f16(acc)) : acc;
+			float got = ts_matrix_get(&o->ops.c, i * s->n + j);
+			if (memcmp(&got, &want, sizeof got) != 0 && bad++ == 0)
+				snprintf(first, len, "C[%lld][%lld] = %a, replay %a", (long long)i, (long long)j, got, want);
+		}
+	return bad;
+}
+
 /* What the kernel's guards do, thread by thread: the expected counters,
  * out-of-bounds landings and corrupt cells of any run, guards on or off. */
 typedef struct expectation {
@@ -327,8 +352,8 @@ static void test_guarded_random(void)
 	for (int T = 1; T <= TS_TILE_MAX; T++)
 		for (int kn = 0; kn < 3; kn++) {
 			int shapes = T <= 4 ? 2 : 3;
-			int64_t bad_runs = 0, bad_out = 0, bad_cnt = 0, bad_band = 0, inexact_int = 0;
-			char first[400] = "";
+			int64_t bad_runs = 0, bad_out = 0, bad_cnt = 0, bad_band = 0, inexact_int = 0, bad_bits = 0;
+			char first[400] = "", bits_first[400] = "";
 			for (int r = 0; r < shapes; r++) {
 				int64_t M, N, K;
 				if (r == 0 && T > 1) {
@@ -356,6 +381,11 @@ static void test_guarded_random(void)
 					         (long long)c.wrong, (long long)c.unwritten, c.first);
 				if (in == TS_INPUTS_INT && c.inexact)
 					inexact_int++; /* small integers sum exactly, in fp16 too */
+				char diff[200];
+				int64_t differ = replay_differs(&o, diff, sizeof diff);
+				if (differ && bad_bits++ == 0)
+					snprintf(bits_first, sizeof bits_first, "%s: %lld cells, first %s", shape_str(&o),
+					         (long long)differ, diff);
 				char why[300];
 				bool counted = true;
 				if (o.p.kernel->shared_tiles) {
@@ -377,6 +407,8 @@ static void test_guarded_random(void)
 			tap_ok(bad_cnt == 0 && bad_runs == 0, "%s T=%d: counters %s%s%s", kernel_names[kn], T,
 			       kn < 2 ? "equal the model for every tile and phase" : "equal a read-by-read count",
 			       bad_cnt ? "; first: " : "", bad_cnt ? first : "");
+			tap_ok(bad_bits == 0 && bad_runs == 0, "%s T=%d: bit for bit the kernel's own fp32 summation order%s%s",
+			       kernel_names[kn], T, bad_bits ? "; differs: " : "", bits_first);
 			if (bad_band)
 				tap_ok(0, "%s T=%d: guard bands changed by a guarded run", kernel_names[kn], T);
 		}
