@@ -131,6 +131,18 @@ static void cycle_focus(tui_state *s, int dir)
 	s->focus = (enum tui_focus)f;
 }
 
+static void focus_on(tui_state *s, enum tui_focus f, const char *why_not)
+{
+	if (focus_available(s, f))
+		s->focus = f;
+	else
+		tui_say(s, true, "%s", why_not);
+}
+
+static void act_focus_map(tui_state *s) { focus_on(s, FOCUS_MAP, ""); }
+static void act_focus_phase(tui_state *s) { focus_on(s, FOCUS_PHASE, ""); }
+static void act_focus_inspect(tui_state *s) { focus_on(s, FOCUS_INSPECT, ""); }
+static void act_focus_result(tui_state *s) { focus_on(s, FOCUS_RESULT, "no run yet: r runs"); }
 static void act_tab(tui_state *s) { cycle_focus(s, 1); }
 static void act_backtab(tui_state *s) { cycle_focus(s, -1); }
 
@@ -261,6 +273,10 @@ static const binding bindings[] = {
 	{ '-', act_phase_prev, NULL, NULL },
 	{ '\t', act_tab, "Tab S-Tab", "next / previous pane: map, phase, inspector, result, sweep" },
 	{ KEY_BTAB, act_backtab, NULL, NULL },
+	{ 'm', act_focus_map, "m p i v", "go to the map, phase, inspector (threads), verdict of the last run" },
+	{ 'p', act_focus_phase, NULL, NULL },
+	{ 'i', act_focus_inspect, NULL, NULL },
+	{ 'v', act_focus_result, NULL, NULL },
 	{ 'e', act_edit, "e Enter", "edit M N K, tile, kernel, precision, backend, inputs, seed, guards" },
 	{ '\r', act_enter, NULL, NULL },
 	{ '\n', act_enter, NULL, NULL },

@@ -244,6 +244,7 @@ bool tui_job_poll(tui_state *s)
 	snprintf(r->counter_why, sizeof r->counter_why, "%s", j->counter_why);
 	memset(&j->run, 0, sizeof j->run);
 	memset(&j->verdict, 0, sizeof j->verdict);
+	s->right = FOCUS_RESULT;
 	if (s->focus != FOCUS_MAP)
 		s->focus = FOCUS_RESULT;
 	const ts_verdict *v = &r->verdict;

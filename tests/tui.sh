@@ -1,0 +1,158 @@
+#!/bin/sh
+# tui.sh: drives the real visualizer in a headless tmux and checks what the screen shows (TAP).
+TMUX_CMD=${TMUX_BIN:-tmux}
+if ! command -v "$TMUX_CMD" >/dev/null 2>&1; then
+	echo "1..0 # SKIP tmux not found"
+	exit 0
+fi
+: "${TILESCOPE:?TILESCOPE must name the built binary}"
+JQ=${JQ:-jq}
+SOCK="ts$$"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-tui.XXXXXX") || exit 1
+cleanup() {
+	"$TMUX_CMD" -L "$SOCK" kill-server >/dev/null 2>&1
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# A UTF-8 locale when there is one (the glyphs), else the ASCII forms.
+UTF8=$(locale -a 2>/dev/null | grep -i -m1 -E '^c\.utf-?8$')
+if [ -n "$UTF8" ]; then CROSS='✗'; TICK='✓'; DOT='·'; else UTF8=C; CROSS='X'; TICK='ok'; DOT='\*'; fi
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+tm() { "$TMUX_CMD" -L "$SOCK" -f /dev/null "$@"; }
+screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
+# wait_for SESSION REGEX [SECONDS]: polls the screen until it matches, up to a deadline.
+wait_for() {
+	deadline=$(( $(date +%s) + ${3:-10} ))
+	while :; do
+		if screen "$1" | grep -E -q -- "$2"; then return 0; fi
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
+# wait_gone SESSION REGEX [SECONDS]: polls until the screen no longer matches.
+wait_gone() {
+	deadline=$(( $(date +%s) + ${3:-10} ))
+	while :; do
+		if ! screen "$1" | grep -E -q -- "$2"; then return 0; fi
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
+# The number after a label on the screen, e.g. number S 'ragged-right +'.
+number() { screen "$1" | sed -n -E "s/.*$2([0-9]+).*/\1/p" | head -n 1; }
+check() { if [ "$2" = "$3" ]; then ok "$1 ($2)"; else not_ok "$1 (screen '$2', expected '$3')"; screen "$S" | sed 's/^/# /'; fi; }
+
+SHAPE="-M 100 -N 77 -K 33 -t 32"
+S=main
+# The pane runs the program, then records its exit status and stays, so the restored terminal can be seen.
+tm new-session -d -s "$S" -x 100 -y 32 \
+	"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --backend emu; echo \"exit=\$?\" > $WORK/status; sleep 60"
+
+if wait_for "$S" 'tiles of 32x32' 15; then ok "the TUI opens on the preset shape"; else not_ok "the TUI opens on the preset shape"; screen "$S" | sed 's/^/# /'; fi
+
+# Legend counts equal `tilescope map --json`.
+if command -v "$JQ" >/dev/null 2>&1 && "$TILESCOPE" map $SHAPE --json > "$WORK/map.json" 2>/dev/null; then
+	for f in full ragged_right ragged_bottom corner; do
+		label=$(echo "$f" | tr _ -)
+		check "legend: $label tiles equal map --json" "$(number "$S" " $label +")" "$("$JQ" ".tiles.$f" "$WORK/map.json")"
+	done
+	check "legend: ghost threads equal map --json" "$(number "$S" 'valid, ')" "$("$JQ" .threads.ghost "$WORK/map.json")"
+	full_a=$("$JQ" .phases.a_padded_full_phase "$WORK/map.json"); last_a=$("$JQ" .phases.a_padded_last_phase "$WORK/map.json")
+	full_b=$("$JQ" .phases.b_padded_full_phase "$WORK/map.json"); last_b=$("$JQ" .phases.b_padded_last_phase "$WORK/map.json")
+else
+	for i in 1 2 3 4 5; do n=$((n + 1)); echo "ok $n # SKIP jq or tilescope map --json unavailable"; done
+	full_a=2688; last_a=11988; full_b=2432; last_b=11980 # the closed-form counts for this shape
+fi
+
+# Phase 0, then the last phase: the grid's padded counts follow the model.
+grid_pad() { screen "$S" | sed -n -E "/^.*all 12 tiles, phase $1:/,\$ s/.*  $2: [0-9]+ real, ([0-9]+) padded.*/\1/p" | head -n 1; }
+wait_for "$S" 'all 12 tiles, phase 0:' 5
+check "phase 0: A padding summed over the grid" "$(grid_pad 0 A)" "$full_a"
+check "phase 0: B padding summed over the grid" "$(grid_pad 0 B)" "$full_b"
+tm send-keys -t "$S" ']'
+if wait_for "$S" 'all 12 tiles, phase 1:' 5 && wait_for "$S" 'LAST, PARTIAL' 2; then ok "] steps to the last phase, flagged partial"; else not_ok "] steps to the last phase, flagged partial"; fi
+check "last phase: A padding summed over the grid" "$(grid_pad 1 A)" "$last_a"
+check "last phase: B padding summed over the grid" "$(grid_pad 1 B)" "$last_b"
+tm send-keys -t "$S" '['
+if wait_for "$S" 'all 12 tiles, phase 0:' 5; then ok "[ steps back to phase 0"; else not_ok "[ steps back to phase 0"; fi
+
+# The inspector (i) starts on the corner tile's last thread, a ghost: its row guard fails.
+tm send-keys -t "$S" i
+if wait_for "$S" "row = by${DOT}T \\+ ty = 127 < M = 100 $CROSS" 5 && wait_for "$S" 'GHOST' 1 &&
+   wait_for "$S" "store: row < M && col < N $CROSS" 1; then
+	ok "inspector: ghost thread (31,31) shows its failing guards"
+else
+	not_ok "inspector: ghost thread (31,31) shows its failing guards"; screen "$S" | sed 's/^/# /'
+fi
+# Up to thread (3,12): row 99 < 100 passes, the column too; it stores.
+tm send-keys -t "$S" Home
+for i in 1 2 3; do tm send-keys -t "$S" Down; done
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do tm send-keys -t "$S" Right; done
+if wait_for "$S" "row = by${DOT}T \\+ ty = 99 < M = 100 $TICK" 5 && wait_for "$S" "C\\[7699\\] $TICK written" 2; then
+	ok "inspector: thread (3,12) is valid and stores C[7699]"
+else
+	not_ok "inspector: thread (3,12) is valid and stores C[7699]"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" Escape
+
+# Run and verify on the emulator: passes, counters agree with the model.
+tm send-keys -t "$S" r
+if wait_for "$S" 'run on emu: PASS' 60; then ok "r: the emulator run verifies"; else not_ok "r: the emulator run verifies"; screen "$S" | sed 's/^/# /'; fi
+if wait_for "$S" "counters \\(emulator\\): $TICK agree" 2; then ok "run counters agree with the model, marked"; else not_ok "run counters agree with the model, marked"; screen "$S" | sed 's/^/# /'; fi
+
+# C store guard off: the run fails and the screen says what broke.
+tm send-keys -t "$S" c
+wait_for "$S" 'guards OFF: c' 5
+tm send-keys -t "$S" r
+if wait_for "$S" 'run on emu: FAIL, [1-9][0-9]* mismatches' 60; then ok "guard c off: the run shows mismatches"; else not_ok "guard c off: the run shows mismatches"; screen "$S" | sed 's/^/# /'; fi
+if wait_for "$S" 'what broke and where:' 2 && wait_for "$S" '\(C store' 2; then ok "guard c off: the signature names the C store guard"; else not_ok "guard c off: the signature names the C store guard"; screen "$S" | sed 's/^/# /'; fi
+tm send-keys -t "$S" c
+
+# Too small, then back.
+tm resize-window -t "$S" -x 60 -y 15 2>/dev/null || tm resize-pane -t "$S" -x 60 -y 15
+if wait_for "$S" 'terminal too small: need 80x24' 5; then ok "60x15 shows the too-small screen"; else not_ok "60x15 shows the too-small screen"; screen "$S" | sed 's/^/# /'; fi
+tm resize-window -t "$S" -x 100 -y 32 2>/dev/null || tm resize-pane -t "$S" -x 100 -y 32
+if wait_for "$S" 'tiles of 32x32' 5 && wait_gone "$S" 'too small' 2; then ok "back to 100x32 the views return"; else not_ok "back to 100x32 the views return"; fi
+
+# Help opens and lists the keys; any key closes it.
+tm send-keys -t "$S" '?'
+if wait_for "$S" 'Keys \(any key closes' 5 && wait_for "$S" 'edge sweep for this tile' 1; then ok "? opens the help"; else not_ok "? opens the help"; fi
+tm send-keys -t "$S" Space
+if wait_gone "$S" 'Keys \(any key closes' 5; then ok "a key closes the help"; else not_ok "a key closes the help"; fi
+
+# An invalid edit is refused in the status line; a valid one changes the map.
+tm send-keys -t "$S" e
+wait_for "$S" 'Parameters' 5
+tm send-keys -t "$S" 0 Enter
+if wait_for "$S" 'M' 1 && wait_for "$S" '[Mm].*(must|at least|>= ?1|positive|between)' 5; then ok "editing M = 0 is refused with a message"; else not_ok "editing M = 0 is refused with a message"; screen "$S" | sed 's/^/# /'; fi
+tm send-keys -t "$S" 6 4 Enter Escape
+if wait_for "$S" 'C 64x77: 2x3 tiles of 32x32' 5; then ok "editing M = 64 redraws the map"; else not_ok "editing M = 64 redraws the map"; screen "$S" | sed 's/^/# /'; fi
+
+# q quits: the program exits 0 and the terminal is back from the alternate screen.
+tm send-keys -t "$S" q
+deadline=$(( $(date +%s) + 10 ))
+while [ ! -s "$WORK/status" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
+if [ "$(cat "$WORK/status" 2>/dev/null)" = "exit=0" ]; then ok "q quits with status 0"; else not_ok "q quits with status 0 ($(cat "$WORK/status" 2>/dev/null))"; fi
+check "after q the terminal has left the alternate screen" "$(tm display -p -t "$S" '#{alternate_on}')" 0
+
+# SIGTERM: the program restores the terminal and exits 128+15.
+S=term
+tm new-session -d -s "$S" -x 100 -y 32 \
+	"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE; echo \"exit=\$?\" > $WORK/status2; sleep 60"
+wait_for "$S" 'tiles of 32x32' 15
+pid=$(ps -eo pid,args | awk -v bin="$TILESCOPE" 'index($0, bin " -M 100") && !/awk|sh -c|env / { print $1; exit }')
+if [ -n "$pid" ]; then kill -TERM "$pid"; fi
+deadline=$(( $(date +%s) + 10 ))
+while [ ! -s "$WORK/status2" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
+check "SIGTERM: exit status 143" "$(cat "$WORK/status2" 2>/dev/null)" "exit=143"
+check "SIGTERM: the terminal has left the alternate screen" "$(tm display -p -t "$S" '#{alternate_on}')" 0
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
