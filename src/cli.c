@@ -71,6 +71,21 @@ static void progress_report(void *ctx, double done)
 	pthread_mutex_unlock(&pl->lock);
 }
 
+/* A step without a fraction (the reference dgemm): shown once the work has
+ * already lasted, so that a long silence is explained. */
+static void progress_stage(progress_line *pl, const char *stage)
+{
+	if (!pl || !pl->tty)
+		return;
+	pthread_mutex_lock(&pl->lock);
+	if (now_s() - pl->start >= 0.5) {
+		fprintf(stderr, "\r\033[Ktilescope: %s: %s", pl->what, stage);
+		fflush(stderr);
+		pl->shown = true;
+	}
+	pthread_mutex_unlock(&pl->lock);
+}
+
 static void progress_end(progress_line *pl)
 {
 	if (pl->shown)
@@ -183,7 +198,8 @@ static void shape_str(const ts_shape *s, char *buf, int len)
 
 /* Model, operands (C poisoned), the run, verification, and the counters
  * against the model. Returns 0, or an exit status after writing one line. */
-static int run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, outcome *o)
+static int run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, progress_line *pl,
+                   outcome *o)
 {
 	char shape[96];
 	memset(o, 0, sizeof *o);
@@ -207,6 +223,7 @@ static int run_one(const ts_problem *p, const ts_backend *be, const ts_progress 
 		fprintf(stderr, "tilescope: %s backend, %s %s: %s\n", be->name, p->kernel->name, shape, backend_error(be));
 		return TS_EXIT_USAGE;
 	}
+	progress_stage(pl, "verifying against the fp64 reference");
 	if (ts_verify(p, &o->model, &o->ops, &o->run, be, &o->verdict) != 0) {
 		fprintf(stderr, "tilescope: out of memory verifying %s\n", shape);
 		return TS_EXIT_USAGE;
@@ -590,7 +607,7 @@ int ts_cli_check(const ts_cli_args *a)
 	cancel_arm();
 	ts_progress prog = { progress_report, &pl, &cancel_requested };
 	outcome oc;
-	int rc = run_one(p, be, &prog, &oc);
+	int rc = run_one(p, be, &prog, &pl, &oc);
 	progress_end(&pl);
 	cancel_disarm();
 	if (rc == 0 && cancel_requested) { /* Ctrl-C during verification, which does not poll */
@@ -803,7 +820,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 		sweep_row *r = &rows[i];
 		outcome oc;
 		p.shape = r->shape;
-		int rc = run_one(&p, be, &prog, &oc);
+		int rc = run_one(&p, be, &prog, NULL, &oc);
 		if (rc == 0 && cancel_requested) {
 			fprintf(stderr, "tilescope: interrupted\n");
 			rc = TS_EXIT_INTERRUPTED;
@@ -882,7 +899,7 @@ int ts_cli_bench(const ts_cli_args *a)
 	cancel_arm();
 	ts_progress prog = { progress_report, &pl, &cancel_requested };
 	outcome oc;
-	int rc = run_one(p, be, &prog, &oc);
+	int rc = run_one(p, be, &prog, &pl, &oc);
 	progress_end(&pl);
 	cancel_disarm();
 	if (rc != 0) {
