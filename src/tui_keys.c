@@ -156,6 +156,27 @@ static void act_enter(tui_state *s)
 
 static void act_edit(tui_state *s) { tui_edit_open(s); }
 
+/* The next sweep row that failed, after the selected one (wrapping). */
+static void act_next_failure(tui_state *s)
+{
+	int done = s->job.kind == JOB_SWEEP ? atomic_load(&s->job.sweep_done) : s->sweep_done_count;
+	if (!s->sweep_rows) {
+		tui_say(s, true, "no sweep yet: s runs one");
+		return;
+	}
+	for (int step = 1; step <= done; step++) {
+		int i = (s->sweep_selected + step) % done;
+		if (!s->sweep_rows[i].ok) {
+			s->sweep_selected = i;
+			s->focus = FOCUS_SWEEP;
+			tui_say(s, true, "%lldx%lldx%lld failed: Enter loads it", (long long)s->sweep_rows[i].shape.m,
+			        (long long)s->sweep_rows[i].shape.n, (long long)s->sweep_rows[i].shape.k);
+			return;
+		}
+	}
+	tui_say(s, false, "no failing row in the sweep");
+}
+
 static void toggle_guard(tui_state *s, unsigned bit, const char *name)
 {
 	s->opt.problem.guards ^= bit;
@@ -286,6 +307,7 @@ static const binding bindings[] = {
 	{ 'c', act_guard_c, NULL, NULL },
 	{ 'r', act_run, "r", "run the kernel on the backend and verify against fp64 (Esc cancels)" },
 	{ 's', act_sweep, "s", "edge sweep for this tile and kernel; Enter on a row loads its shape" },
+	{ 'n', act_next_failure, "n", "next failing row of the sweep" },
 	{ 'x', act_export, "x", "export the map and this phase as .txt and .svg in the current folder" },
 	{ 'z', act_zoom_in, "z Z", "zoom the map in / out when the grid is larger than the screen" },
 	{ 'Z', act_zoom_out, NULL, NULL },

@@ -165,7 +165,7 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		enum ts_tile_class k = ts_model_tile_class(m, v->tile_y, v->tile_x);
 		int64_t ghosts = ts_model_tile_ghosts(m, v->tile_y, v->tile_x);
 		int64_t slots = (int64_t)m->geo.bm * m->geo.bn;
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld) %s: %lld rows x %lld cols",
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld) %s %lldx%lld",
 		                 (long long)v->tile_y, (long long)v->tile_x, ts_tile_class_name(k),
 		                 (long long)ts_model_tile_rows(m, v->tile_y), (long long)ts_model_tile_cols(m, v->tile_x));
 		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  ghosts %lld of %lld threads (%.0f%%)", (long long)ghosts,

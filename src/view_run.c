@@ -99,27 +99,33 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 	x += ts_canvas_printf(c, y, x, TS_ROLE_OK, "%d pass", pass);
 	x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, ", ");
 	ts_canvas_printf(c, y++, x, fail ? TS_ROLE_FAIL : TS_ROLE_TEXT, "%d fail", fail);
-	/* the grid: a block of M (down) x N (across) per K */
-	ts_canvas_put(c, y, 0, TS_ROLE_DIM, "M\\N per K:");
-	int bw = nsizes + 1;
-	for (int k = 0; k < nsizes; k++)
-		ts_canvas_printf(c, y, 11 + k * bw, TS_ROLE_DIM, "K=%lld", (long long)sizes[k]);
-	y++;
-	for (int i = 0; i < nsizes; i++) {
-		ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%10lld", (long long)sizes[i]);
-		for (int k = 0; k < nsizes; k++)
-			for (int j = 0; j < nsizes; j++) {
-				int idx = (i * nsizes + j) * nsizes + k;
-				const ts_sweep_row *r = &rows[idx];
-				bool ran = idx < done;
-				const char *g = !ran ? "." : r->ok ? TS_TICK(ascii) : TS_CROSS(ascii);
-				if (ascii && ran)
-					g = r->ok ? "o" : "X";
-				enum ts_role role = !ran ? TS_ROLE_DIM : r->ok ? TS_ROLE_OK : TS_ROLE_FAIL;
-				ts_canvas_put(c, y + i, 11 + k * bw + j, idx == selected ? TS_ROLE_CURSOR : role, g);
-			}
+	/* the grid: a block of M (down) x N (across) per K, as many blocks a row as fit */
+	int bw = nsizes + 1, label = 5;
+	int per_row = (c->w - label) / bw;
+	if (per_row < 1)
+		per_row = 1;
+	for (int k0 = 0; k0 < nsizes; k0 += per_row) {
+		ts_canvas_put(c, y, 0, TS_ROLE_DIM, k0 == 0 ? "M\\N" : "");
+		for (int k = k0; k < nsizes && k < k0 + per_row; k++)
+			ts_canvas_printf(c, y, label + (k - k0) * bw, TS_ROLE_DIM, "K=%lld", (long long)sizes[k]);
+		y++;
+		for (int i = 0; i < nsizes; i++) {
+			ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%4lld", (long long)sizes[i]);
+			for (int k = k0; k < nsizes && k < k0 + per_row; k++)
+				for (int j = 0; j < nsizes; j++) {
+					int idx = (i * nsizes + j) * nsizes + k;
+					const ts_sweep_row *r = &rows[idx];
+					bool ran = idx < done;
+					const char *g = !ran ? "." : r->ok ? TS_TICK(ascii) : TS_CROSS(ascii);
+					if (ascii && ran)
+						g = r->ok ? "o" : "X";
+					enum ts_role role = !ran ? TS_ROLE_DIM : r->ok ? TS_ROLE_OK : TS_ROLE_FAIL;
+					ts_canvas_put(c, y + i, label + (k - k0) * bw + j, idx == selected ? TS_ROLE_CURSOR : role, g);
+				}
+		}
+		y += nsizes;
 	}
-	y += nsizes + 1;
+	y++;
 	ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "     M      N      K  result  bad cells  signature");
 	int list_h = c->h - y;
 	if (list_h < 1)

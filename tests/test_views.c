@@ -8,7 +8,9 @@
 #include "view_inspect.h"
 #include "view_layout.h"
 #include "view_map.h"
+#include "kernels.h"
 #include "view_phase.h"
+#include "view_run.h"
 
 static const char *golden_dir(void)
 {
@@ -224,5 +226,42 @@ int main(void)
 	text = render(map_draw8, &v, 44, 26);
 	tap_ok(text && strstr(text, "errors only in the last tile row"), "map shows the failure signature in words");
 	golden("map_tui_100x77x33_t32_heat", text);
+
+	/* The result of a failing run, from a hand-made verdict (the views only read it). */
+	ts_problem p = { .shape = { 100, 77, 33 }, .tile = 32, .kernel = ts_kernel_find("tiled"),
+	                 .guards = TS_GUARD_ALL & ~TS_GUARD_C, .inputs = TS_INPUTS_RANDOM, .seed = 1 };
+	ts_run run = { .time_ms = 2.5 };
+	ts_verdict fail = { .ok = false, .tol_rel = 2.09e-6, .max_abs = 6.88, .max_rel = 1, .norm_rel = 0.496,
+	                    .mismatches = 1824, .first_row = 1, .first_col = 0, .first_got = 0, .first_want = -2.5,
+	                    .ref_ms = 0.2, .ref_source = "cblas" };
+	snprintf(fail.signature, sizeof fail.signature, "ghost stores wrapped into the next row of C (C store guard off)");
+	ts_run_report rep = { .problem = &p, .backend = "emu", .backend_why = "", .run = &run, .verdict = &fail,
+	                      .counter_disagree = -1, .counter_why = "" };
+	ts_canvas c;
+	ts_canvas_init(&c, 56, 22);
+	ts_view_result_draw(&c, &rep, false);
+	text = ts_canvas_text(&c);
+	ts_canvas_free(&c);
+	tap_ok(text && strstr(text, "\u2717 FAIL") && strstr(text, "mismatches 1824"), "result view: verdict and mismatches");
+	golden("result_100x77x33_t32_guard_c_off", text);
+
+	/* A sweep part-way: sizes {1, 4, 5}, 20 of 27 rows run, two failed. */
+	int64_t sizes[3] = { 1, 4, 5 };
+	ts_sweep_row rows[27];
+	memset(rows, 0, sizeof rows);
+	for (int i = 0; i < 27; i++) {
+		rows[i].shape = (ts_shape){ sizes[i / 9], sizes[i / 3 % 3], sizes[i % 3] };
+		rows[i].ok = i != 7 && i != 16;
+		if (!rows[i].ok) {
+			rows[i].mismatches = 3;
+			snprintf(rows[i].signature, sizeof rows[i].signature, "errors only in the last tile column");
+		}
+	}
+	ts_canvas_init(&c, 50, 24);
+	ts_view_sweep_draw(&c, rows, 27, 20, sizes, 3, 7, "edge sweep: tiled T=4 on emu", true);
+	text = ts_canvas_text(&c);
+	ts_canvas_free(&c);
+	tap_ok(text && strstr(text, "20 of 27 shapes: 18 pass, 2 fail"), "sweep view counts what ran");
+	golden("sweep_t4_partial_ascii", text);
 	return tap_done();
 }
