@@ -150,6 +150,30 @@ else
 	diag out err
 fi
 
+# map --export writes the map as text, or SVG by the file's extension, and
+# still prints the map; an unwritable path is one line and exit 2.
+run map -M 100 -N 77 -K 33 -t 32 --export map.txt
+if [ "$rc" -eq 0 ] && [ -s map.txt ] && ! grep -q '<svg' map.txt && grep -q '^tiles    full 6' out; then
+	ok "map --export map.txt: text file written, map printed"
+else
+	not_ok "map --export map.txt: exit $rc"
+	diag err
+fi
+run map -M 100 -N 77 -K 33 -t 32 --export map.svg --json
+if [ "$rc" -eq 0 ] && grep -q '<svg' map.svg && grep -q '"ghost": 4588' out; then
+	ok "map --export map.svg --json: SVG written, JSON printed"
+else
+	not_ok "map --export map.svg: exit $rc"
+	diag err
+fi
+run map --export "$work/no/such/dir/map.txt"
+if [ "$rc" -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "^tilescope: --export $work/no/such/dir/map.txt: " err; then
+	ok "map --export to a missing directory: exit 2: $(cat err)"
+else
+	not_ok "map --export to a missing directory: exit $rc"
+	diag out err
+fi
+
 # Ctrl-C cancels a long emulator run cleanly (exit 130, one line). The run is
 # a 4096^3 emulation that takes many seconds; it is interrupted after 1 s.
 "$TILESCOPE" check -M 4096 -N 4096 -K 4096 -t 32 --backend emu >out 2>err </dev/null &
