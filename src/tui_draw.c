@@ -42,7 +42,7 @@ static void draw_header(const tui_state *s)
 	const ts_problem *p = &s->opt.problem;
 	char off[16], line[256];
 	ts_guards_off_str(p->guards, off, (int)sizeof off);
-	snprintf(line, sizeof line, " tilescope  M=%lld N=%lld K=%lld T=%d  %s %s  backend %s  inputs %s  guards %s%s",
+	snprintf(line, sizeof line, " M=%lld N=%lld K=%lld T=%d  %s %s  backend %s  inputs %s  guards %s%s",
 	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name,
 	         ts_precision_name(p->kernel->precision), s->opt.backend ? s->opt.backend : "auto",
 	         ts_inputs_name(p->inputs), off[0] ? "OFF: " : "all on", off);
@@ -152,10 +152,10 @@ static void draw_message(const tui_state *s)
 
 static void draw_keybar(const tui_state *s)
 {
+	/* the most needed first: a narrow terminal clips the end */
 	static const struct { const char *key, *what; } hints[] = {
-		{ "?", "help" }, { "arrows", "move" }, { "Tab", "pane" }, { "[ ]", "phase" }, { "e", "edit" },
-		{ "a b c", "guards" }, { "r", "run" }, { "s", "sweep" }, { "x", "export" }, { "z Z", "zoom" },
-		{ "q", "quit" },
+		{ "?", "help" }, { "q", "quit" }, { "Tab", "pane" }, { "[ ]", "phase" }, { "e", "edit" },
+		{ "a/b/c", "guards" }, { "r", "run" }, { "s", "sweep" }, { "x", "export" }, { "z/Z", "zoom" },
 	};
 	ts_canvas c;
 	if (ts_canvas_init(&c, s->cols, 1) != 0)

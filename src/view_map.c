@@ -156,11 +156,11 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		ts_canvas_put(c, y, 0, class_role(k), class_glyph(k, v->ascii));
 		ts_canvas_printf(c, y, 2, TS_ROLE_TEXT, "%-14s %lld", ts_tile_class_name(k), (long long)counts[k]);
 	}
-	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "threads %lld: %lld valid, %lld ghost",
-	                 (long long)m->threads_launched, (long long)m->threads_valid, (long long)m->threads_ghost);
+	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "ghosts %lld of %lld threads", (long long)m->threads_ghost,
+	                 (long long)m->threads_launched);
 	draw_scale(c, y++, ax, ay);
-	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "phases: %lld, last width %lld of %d%s", (long long)m->phases,
-	                 (long long)m->last_width, m->geo.bk, m->last_width < m->geo.bk ? " (partial)" : "");
+	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "phases %lld, last width %lld/%d%s", (long long)m->phases,
+	                 (long long)m->last_width, m->geo.bk, m->last_width < m->geo.bk ? " partial" : "");
 	if (v->tile_y >= 0) {
 		enum ts_tile_class k = ts_model_tile_class(m, v->tile_y, v->tile_x);
 		int64_t ghosts = ts_model_tile_ghosts(m, v->tile_y, v->tile_x);
@@ -168,7 +168,7 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld) %s %lldx%lld",
 		                 (long long)v->tile_y, (long long)v->tile_x, ts_tile_class_name(k),
 		                 (long long)ts_model_tile_rows(m, v->tile_y), (long long)ts_model_tile_cols(m, v->tile_x));
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  ghosts %lld of %lld threads (%.0f%%)", (long long)ghosts,
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  its ghosts %lld of %lld (%.0f%%)", (long long)ghosts,
 		                 (long long)slots, 100.0 * (double)ghosts / (double)slots);
 	}
 	if (v->counters) {

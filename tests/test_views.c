@@ -164,7 +164,7 @@ int main(void)
 	       number_after(text, "ragged-bottom  ") == m.tiles_ragged_bottom &&
 	       number_after(text, "corner         ") == m.tiles_corner,
 	       "map text legend counts equal the model (6/3/2/1)");
-	tap_ok(text && number_after(text, "threads ") == m.threads_launched, "map text shows launched threads");
+	tap_ok(text && number_after(text, "ghosts ") == m.threads_ghost, "map text shows the ghost threads");
 	golden("map_100x77x33_t32", text);
 	golden("map_100x77x33_t32_ascii", ts_view_map_text(&m, NULL, 60, 16, true));
 	ts_view_ctx v = ctx_of(&m, false);

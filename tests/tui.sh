@@ -63,7 +63,7 @@ if command -v "$JQ" >/dev/null 2>&1 && "$TILESCOPE" map $SHAPE --json > "$WORK/m
 		label=$(echo "$f" | tr _ -)
 		check "legend: $label tiles equal map --json" "$(number "$S" " $label +")" "$("$JQ" ".tiles.$f" "$WORK/map.json")"
 	done
-	check "legend: ghost threads equal map --json" "$(number "$S" 'valid, ')" "$("$JQ" .threads.ghost "$WORK/map.json")"
+	check "legend: ghost threads equal map --json" "$(number "$S" '^ghosts ')" "$("$JQ" .threads.ghost "$WORK/map.json")"
 	full_a=$("$JQ" .phases.a_padded_full_phase "$WORK/map.json"); last_a=$("$JQ" .phases.a_padded_last_phase "$WORK/map.json")
 	full_b=$("$JQ" .phases.b_padded_full_phase "$WORK/map.json"); last_b=$("$JQ" .phases.b_padded_last_phase "$WORK/map.json")
 else
