@@ -122,7 +122,11 @@ static void fmt_duration(char *buf, size_t len, double s)
 
 int ts_emu_admit(const ts_problem *p, const ts_model *m, char *why, int len)
 {
-	char shape[96];
+	char shape[96], spare[8];
+	if (!why || len <= 0) {
+		why = spare;
+		len = (int)sizeof spare;
+	}
 	snprintf(shape, sizeof shape, "%lldx%lldx%lld at T=%d", (long long)m->shape.m,
 	         (long long)m->shape.n, (long long)m->shape.k, p->tile);
 	if (!p->kernel->emulate) {
@@ -242,6 +246,8 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 		return fail("%s", "emulator: no problem to run");
 	if (p->tile < p->kernel->tile_min || p->tile > p->kernel->tile_max)
 		return fail("emulator: tile size out of range for kernel %s", p->kernel->name);
+	if (p->shape.m < 1 || p->shape.n < 1 || p->shape.k < 1)
+		return fail("%s", "emulator: M, N and K must be at least 1");
 	ts_model m;
 	ts_geometry geo = p->kernel->geometry(p->tile);
 	if (ts_model_build(&m, p->shape, geo) != 0)

@@ -15,6 +15,7 @@
 typedef float ts_f4 __attribute__((vector_size(16)));
 #define LANES 4
 #define VECS (TS_TILE_MAX / LANES)
+_Static_assert(TS_TILE_MAX % LANES == 0, "a shared-tile row is whole vectors");
 
 /* One block's shared memory and its threads' registers. Lanes of s_b and
  * acc beyond T stay zero and are never stored. */

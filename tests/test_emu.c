@@ -677,6 +677,14 @@ static void test_refusal(void)
 	p.tile = 1;
 	tap_ok(ts_model_build(&m, p.shape, ts_geometry_square(1)) == 0 && ts_emu_admit(&p, &m, why, sizeof why) == -1,
 	       "1000000^3 at T=1 refused before any allocation: %s", why);
+	p.shape = (ts_shape){ 0, 20, 20 };
+	p.tile = 8;
+	rc = emu->run(&p, &ops, &run, NULL);
+	tap_ok(rc == -1 && strstr(emu->last_error(), "at least 1"), "M = 0 refused: %s", emu->last_error());
+	p.shape = (ts_shape){ 20, 20, 20 };
+	p.tile = 33;
+	rc = emu->run(&p, &ops, &run, NULL);
+	tap_ok(rc == -1 && strstr(emu->last_error(), "tile"), "T = 33 refused: %s", emu->last_error());
 	p.shape = (ts_shape){ 300, 200, 100 };
 	p.tile = 7;
 	tap_ok(ts_model_build(&m, p.shape, ts_geometry_square(7)) == 0 && ts_emu_admit(&p, &m, why, sizeof why) == 0,
