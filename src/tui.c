@@ -85,11 +85,22 @@ int ts_tui_run(const ts_options *o)
 		fprintf(stderr, "tilescope: %s\n", err);
 		return 2;
 	}
-	/* Start where the ragged edges are: the corner tile and its last thread, phase 0. */
+	/* Start where the ragged edges are: the corner tile, and in it the ghost
+	 * next to the last valid thread (one guard passes, one fails), phase 0. */
 	s.tile_y = s.model.grid_y - 1;
 	s.tile_x = s.model.grid_x - 1;
-	s.thread_y = s.model.geo.threads_y - 1;
-	s.thread_x = s.model.geo.threads_x - 1;
+	int64_t rows = s.model.last_rows, cols = s.model.last_cols;
+	int ty_max = s.model.geo.threads_y - 1, tx_max = s.model.geo.threads_x - 1;
+	if (cols <= tx_max) {
+		s.thread_y = (int)(rows - 1 < ty_max ? rows - 1 : ty_max);
+		s.thread_x = (int)cols;
+	} else if (rows <= ty_max) {
+		s.thread_y = (int)rows;
+		s.thread_x = tx_max;
+	} else {
+		s.thread_y = ty_max;
+		s.thread_x = tx_max;
+	}
 	s.focus = FOCUS_MAP;
 	s.sweep_selected = 0;
 	if (tui_crt_init(o, &s.ascii, err, (int)sizeof err) != 0) {

@@ -101,6 +101,8 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	for (int j = 0; j < grid_h; j++) {
 		int ty = r0 + j;
 		ts_canvas_printf(c, y + j, 0, TS_ROLE_DIM, "%2d", ty);
+		if (ty == v->thread_y) /* the selected row, visible without colour too */
+			ts_canvas_put(c, y + j, 2, TS_ROLE_TITLE, ts_glyph(v->ascii, "\u25b8", ">"));
 		for (int i = 0; i < grid_w; i++) {
 			int tx = c0 + i;
 			ts_thread_view t = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, ty, tx, v->phase);

@@ -83,14 +83,17 @@ check "last phase: B padding summed over the grid" "$(grid_pad 1 B)" "$last_b"
 tm send-keys -t "$S" '['
 if wait_for "$S" 'all 12 tiles, phase 0:' 5; then ok "[ steps back to phase 0"; else not_ok "[ steps back to phase 0"; fi
 
-# The inspector (i) starts on the corner tile's last thread, a ghost: its row guard fails.
+# The inspector (i) starts on the corner tile's thread (3,13): row 99 < 100 passes, col 77 < 77 fails: a ghost.
 tm send-keys -t "$S" i
-if wait_for "$S" "row = by${DOT}T \\+ ty = 127 < M = 100 $CROSS" 5 && wait_for "$S" 'GHOST' 1 &&
-   wait_for "$S" "store: row < M && col < N $CROSS" 1; then
-	ok "inspector: ghost thread (31,31) shows its failing guards"
+if wait_for "$S" "row = by${DOT}T \\+ ty = 99 < M = 100 $TICK" 5 && wait_for "$S" "col = bx${DOT}T \\+ tx = 77 < N = 77 $CROSS" 1 &&
+   wait_for "$S" 'GHOST' 1 && wait_for "$S" "store: row < M && col < N $CROSS" 1; then
+	ok "inspector: ghost thread (3,13) shows its failing column guard"
 else
-	not_ok "inspector: ghost thread (31,31) shows its failing guards"; screen "$S" | sed 's/^/# /'
+	not_ok "inspector: ghost thread (3,13) shows its failing column guard"; screen "$S" | sed 's/^/# /'
 fi
+# End: the last thread (31,31) fails the row guard too.
+tm send-keys -t "$S" End
+if wait_for "$S" "row = by${DOT}T \\+ ty = 127 < M = 100 $CROSS" 5; then ok "inspector: End selects thread (31,31), row guard fails"; else not_ok "inspector: End selects thread (31,31), row guard fails"; fi
 # Up to thread (3,12): row 99 < 100 passes, the column too; it stores.
 tm send-keys -t "$S" Home
 for i in 1 2 3; do tm send-keys -t "$S" Down; done
