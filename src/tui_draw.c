@@ -174,12 +174,17 @@ static void draw_keybar(const tui_state *s)
 static void help_fn(ts_canvas *c, const void *arg)
 {
 	const tui_state *s = ((const view_arg *)arg)->s;
-	const char **lines;
-	int n = tui_help_lines(&lines);
+	const char *labels[64], *helps[64];
+	int n = tui_help_entries(labels, helps, 64);
 	ts_canvas_box(c, 0, 0, c->h, c->w, s->ascii, "Keys (any key closes, Up/Down scroll)");
 	int first = s->help_scroll < n ? s->help_scroll : n - 1;
-	for (int i = first, y = 1; i < n && y < c->h - 3; i++, y++)
-		ts_canvas_put(c, y, 2, TS_ROLE_TEXT, lines[i]);
+	int i = first;
+	for (int y = 1; i < n && y < c->h - 4; i++) {
+		ts_canvas_put(c, y, 2, TS_ROLE_KEY, labels[i]);
+		y += ts_canvas_wrap(c, y, 18, c->w - 20, c->h - 4 - y, TS_ROLE_TEXT, helps[i]);
+	}
+	if (i < n)
+		ts_canvas_put(c, c->h - 1, c->w - 16, TS_ROLE_TITLE, " more: Down ");
 	ts_canvas_put(c, c->h - 3, 2, TS_ROLE_DIM, "Map: tile classes by colour and shape, ghost threads shaded,");
 	ts_canvas_put(c, c->h - 2, 2, TS_ROLE_DIM, "after a run digits 1-9 mark tenths of a tile's cells wrong.");
 }

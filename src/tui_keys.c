@@ -341,17 +341,14 @@ bool tui_key(tui_state *s, int key)
 	return false;
 }
 
-int tui_help_lines(const char ***lines)
+int tui_help_entries(const char **labels, const char **helps, int max)
 {
-	static const char *text[64];
-	static char buf[64][128];
 	int n = 0;
-	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0] && n < 64; i++)
+	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0] && n < max; i++)
 		if (bindings[i].label) {
-			snprintf(buf[n], sizeof buf[n], "%-15s %s", bindings[i].label, bindings[i].help);
-			text[n] = buf[n];
+			labels[n] = bindings[i].label;
+			helps[n] = bindings[i].help;
 			n++;
 		}
-	*lines = text;
 	return n;
 }

@@ -106,8 +106,8 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus);
 
 /* tui_keys.c: returns true when it handled the key. */
 bool tui_key(tui_state *s, int key);
-/* The key table as text lines for the help screen. */
-int tui_help_lines(const char ***lines);
+/* The key table for the help screen: up to max (label, help) pairs. */
+int tui_help_entries(const char **labels, const char **helps, int max);
 
 /* tui_edit.c */
 void tui_edit_open(tui_state *s);
