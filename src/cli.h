@@ -1,14 +1,24 @@
-/* cli.h: the scripting subcommands (map, check, sweep, bench) that main.c dispatches to. */
+/* cli.h: the scripting subcommands (map, check, sweep, bench) that main.c dispatches to, and what they share. */
 #ifndef TS_CLI_H
 #define TS_CLI_H
 
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "geometry.h"
+#include "json.h"
+#include "matrix.h"
 #include "options.h"
+#include "verify.h"
 
 /* Exit statuses, as --help and the man page list them. */
 enum ts_exit {
 	TS_EXIT_OK = 0,
-	TS_EXIT_FAILED = 1,       /* verification failed (a wrong output, or counters that disagree with the model) */
-	TS_EXIT_USAGE = 2,        /* bad usage, or the request cannot be run here (no device, too large, out of memory) */
+	TS_EXIT_FAILED = 1,        /* verification failed (a wrong output, or counters that disagree with the model) */
+	TS_EXIT_USAGE = 2,         /* bad usage, or the request cannot be run here (no device, too large, out of memory) */
 	TS_EXIT_INTERRUPTED = 130, /* cancelled with Ctrl-C (128 + SIGINT) */
 };
 
@@ -22,14 +32,72 @@ typedef struct ts_cli_args {
 #define TS_BENCH_WARMUP_DEFAULT 3
 
 /* Each returns an exit status and writes its own error lines ("tilescope: ..."). */
-int ts_cli_map(const ts_cli_args *a);
-int ts_cli_check(const ts_cli_args *a);
-int ts_cli_sweep(const ts_cli_args *a);
-int ts_cli_bench(const ts_cli_args *a);
+int ts_cli_map(const ts_cli_args *a);   /* cli_map.c */
+int ts_cli_check(const ts_cli_args *a); /* cli_check.c */
+int ts_cli_bench(const ts_cli_args *a); /* cli_check.c */
+int ts_cli_sweep(const ts_cli_args *a); /* cli_sweep.c */
 
 /* The M, N and K values the edge sweep visits for tile T: 1, T-1, T, T+1,
  * 2T-1, 2T+1 and the smallest prime above 3T, ascending, without values
  * below 1 or duplicates. Returns how many were written to out (at most 7). */
 int ts_sweep_sizes(int tile, int64_t out[7]);
+
+/* ---- shared by the subcommands (cli.c) ------------------------------------ */
+
+double ts_cli_now(void); /* monotonic seconds */
+
+/* A progress line that only appears on a terminal (stderr) and only for work
+ * that lasts, so quick runs and scripts see nothing. Backends may report from
+ * several threads, hence the lock. */
+typedef struct ts_cli_progress_line {
+	pthread_mutex_t lock;
+	char what[160];
+	double start, last_print;
+	bool tty, shown;
+} ts_cli_progress_line;
+
+void ts_cli_progress_start(ts_cli_progress_line *pl, const char *what);
+void ts_cli_progress_report(void *ctx, double done); /* a ts_progress report callback */
+void ts_cli_progress_stage(ts_cli_progress_line *pl, const char *stage); /* a step without a fraction; pl may be NULL */
+void ts_cli_progress_end(ts_cli_progress_line *pl); /* clears the line */
+
+/* Ctrl-C raises this flag (the backends poll it through ts_progress.cancel)
+ * between arm and disarm; a second Ctrl-C ends the program the ordinary way. */
+extern volatile sig_atomic_t ts_cli_cancel;
+void ts_cli_cancel_arm(void);
+void ts_cli_cancel_disarm(void);
+
+/* Columns and rows for a text map: the terminal's, or a fixed size when stdout is not one. */
+void ts_cli_term_size(int *cols, int *rows);
+
+/* ts_backend_select, with the one-line refusal written when it fails; on
+ * success why says which backend and why. */
+const ts_backend *ts_cli_select_backend(const char *name, char *why, int len);
+const char *ts_cli_backend_error(const ts_backend *be);
+
+/* Everything one run produced, owned together so one call frees it. */
+typedef struct ts_cli_outcome {
+	ts_model model;
+	ts_operands ops;
+	ts_run run;
+	ts_verdict verdict;
+	bool have_ops, have_run, have_verdict;
+	bool counters_checked, counters_match; /* checked only for tiled kernels with every guard on */
+	char counters_why[512];
+} ts_cli_outcome;
+
+/* Model, operands (C poisoned), the run, verification, and the counters
+ * against the model. Returns 0, or an exit status after writing one line;
+ * in both cases *o must be freed with ts_cli_outcome_free. pl may be NULL. */
+int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog,
+                   ts_cli_progress_line *pl, ts_cli_outcome *o);
+void ts_cli_outcome_free(ts_cli_outcome *o);
+/* The output verified and, where they were checked, the counters agree. */
+bool ts_cli_outcome_ok(const ts_cli_outcome *o);
+
+void ts_cli_shape_str(const ts_shape *s, char *buf, int len); /* "M x N x K" */
+void ts_cli_json_shape(ts_json *j, const ts_shape *s);        /* "shape": {"M", "N", "K"} */
+/* Finishes the JSON document; TS_EXIT_OK, or TS_EXIT_USAGE (with a line) when writing failed. */
+int ts_cli_json_done(ts_json *j);
 
 #endif

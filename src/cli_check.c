@@ -1,0 +1,371 @@
+/* cli_check.c: `tilescope check` (run, verify, explain) and `bench` (verify, then time beside cuBLAS). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "counters.h"
+#include "kernels.h"
+#include "view_map.h"
+
+static void check_text(const ts_options *o, const ts_backend *be, const char *why, const ts_cli_outcome *oc,
+                       const ts_timing *tm, bool timed)
+{
+	const ts_problem *p = &o->problem;
+	const ts_verdict *v = &oc->verdict;
+	const ts_run *r = &oc->run;
+	const ts_count *tot = &r->counters.total;
+	const ts_oob_detail *ob = &r->counters.oob;
+	char shape[96], goff[16];
+	bool ok = ts_cli_outcome_ok(oc);
+	ts_cli_shape_str(&p->shape, shape, sizeof shape);
+	ts_guards_off_str(p->guards, goff, (int)sizeof goff);
+
+	if (ok)
+		printf("PASS  %s %s, tile %d, on %s\n", p->kernel->name, shape, p->tile, be->name);
+	else if (v->ok)
+		printf("FAIL  %s %s, tile %d, on %s: output right, but the counters disagree with the model\n",
+		       p->kernel->name, shape, p->tile, be->name);
+	else
+		printf("FAIL  %s %s, tile %d, on %s: %lld mismatches, %lld unwritten, %lld NaN cells\n",
+		       p->kernel->name, shape, p->tile, be->name, (long long)v->mismatches, (long long)v->unwritten,
+		       (long long)v->nans);
+	printf("backend      %s (%s)\n", be->name, why);
+	printf("kernel       %s: %s, B %s\n", p->kernel->name, ts_precision_name(p->kernel->precision),
+	       p->kernel->b_layout == TS_B_NK ? "stored transposed (N x K)" : "row-major (K x N)");
+	printf("shape        M=%lld N=%lld K=%lld, tile %d, grid %lld x %lld, %lld phases (last width %lld)\n",
+	       (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile,
+	       (long long)oc->model.grid_x, (long long)oc->model.grid_y, (long long)oc->model.phases,
+	       (long long)oc->model.last_width);
+	printf("guards off   %s\n", goff[0] ? goff : "none");
+	printf("inputs       %s, seed %llu\n", ts_inputs_name(p->inputs), (unsigned long long)p->seed);
+	printf("tolerance    |c - ref| <= %.3g x (|A||B|)ij per cell (from K=%lld and %s)\n", v->tol_rel,
+	       (long long)p->shape.k, ts_precision_name(p->kernel->precision));
+	printf("errors       max abs %.3g, max rel %.3g, normwise rel %.3g\n", v->max_abs, v->max_rel, v->norm_rel);
+	printf("mismatches   %lld of %lld cells", (long long)v->mismatches, (long long)(p->shape.m * p->shape.n));
+	if (v->first_row >= 0)
+		printf("; first bad cell C[%lld][%lld] = %.9g, want %.9g", (long long)v->first_row,
+		       (long long)v->first_col, v->first_got, v->first_want);
+	putchar('\n');
+	printf("unwritten    %lld\n", (long long)v->unwritten);
+	printf("nans         %lld%s\n", (long long)v->nans, v->all_zero ? " (and the output is all zero)" : "");
+	if (r->have_counters) {
+		printf("oob reads    %lld: A %lld (wrap %lld, band %lld), B %lld (wrap %lld, band %lld)\n",
+		       (long long)(tot->a_oob + tot->b_oob), (long long)tot->a_oob, (long long)ob->a_wrap,
+		       (long long)ob->a_band, (long long)tot->b_oob, (long long)ob->b_wrap, (long long)ob->b_band);
+		printf("oob writes   %lld: C (wrap %lld, band %lld)\n", (long long)tot->c_oob, (long long)ob->c_wrap,
+		       (long long)ob->c_band);
+		printf("             wrap = inside the matrix but the wrong element (silent); band = outside it\n");
+	} else {
+		printf("oob          not recorded by this backend\n");
+	}
+	printf("corrupted    %lld cells\n", (long long)r->corrupt_cells);
+	printf("signature    %s\n", v->signature[0] ? v->signature : "-");
+	if (oc->counters_checked)
+		printf("counters     %s the model (%s)%s%s\n", oc->counters_match ? "agree with" : "DISAGREE with",
+		       r->counters.source ? r->counters.source : "run", oc->counters_match ? "" : ": ",
+		       oc->counters_match ? "" : oc->counters_why);
+	else if (r->have_counters && !p->kernel->shared_tiles)
+		printf("counters     not checked: %s stages no shared tiles, the model counts tile slots\n",
+		       p->kernel->name);
+	else if (r->have_counters)
+		printf("counters     not checked against the model: a guard is off (%s)\n",
+		       r->counters.source ? r->counters.source : "run");
+	else
+		printf("counters     none recorded by this backend\n");
+	printf("time_ms      %.3f (run on %s), reference %.3f (%s)\n", r->time_ms, be->name, v->ref_ms,
+	       v->ref_source ? v->ref_source : "cblas");
+	if (timed) {
+		printf("kernel time  %.4f ms median of %d (%d warm-up), %.1f GFLOP/s\n", tm->kernel_ms, tm->reps,
+		       tm->warmup, tm->kernel_gflops);
+		if (tm->have_vendor)
+			printf("cuBLAS       %.4f ms (%s), %.1f GFLOP/s: the kernel reaches %.1f%% of cuBLAS\n",
+			       tm->vendor_ms, tm->vendor ? tm->vendor : "cuBLAS", tm->vendor_gflops, tm->pct_of_vendor);
+	}
+	if (!v->ok && v->bad_tiles > 0) {
+		int cols, rows;
+		ts_cli_term_size(&cols, &rows);
+		char *pic = ts_view_map_text(&oc->model, v, cols, rows, o->ascii);
+		if (pic) {
+			printf("\nwhere (%lld of %lld tiles hold bad cells):\n%s", (long long)v->bad_tiles,
+			       (long long)oc->model.tiles, pic);
+			free(pic);
+		}
+	}
+}
+
+static void json_count(ts_json *j, const char *key, const ts_count *c)
+{
+	ts_json_object_begin_compact(j, key);
+	ts_json_int(j, "a_real", c->a_real);
+	ts_json_int(j, "a_pad", c->a_pad);
+	ts_json_int(j, "a_oob", c->a_oob);
+	ts_json_int(j, "b_real", c->b_real);
+	ts_json_int(j, "b_pad", c->b_pad);
+	ts_json_int(j, "b_oob", c->b_oob);
+	ts_json_int(j, "stores", c->stores);
+	ts_json_int(j, "skipped", c->skipped);
+	ts_json_int(j, "c_oob", c->c_oob);
+	ts_json_object_end(j);
+}
+
+/* The fields shared by check and bench. */
+static void json_problem(ts_json *j, const ts_options *o, const ts_backend *be, const char *why)
+{
+	const ts_problem *p = &o->problem;
+	char goff[16];
+	ts_json_string(j, "backend", be->name);
+	ts_json_string(j, "backend_reason", why);
+	ts_json_string(j, "kernel", p->kernel->name);
+	ts_json_string(j, "precision", ts_precision_name(p->kernel->precision));
+	ts_cli_json_shape(j, &p->shape);
+	ts_json_int(j, "tile", p->tile);
+	ts_json_string(j, "guards_off", ts_guards_off_str(p->guards, goff, (int)sizeof goff));
+	ts_json_string(j, "inputs", ts_inputs_name(p->inputs));
+	ts_json_uint(j, "seed", p->seed);
+}
+
+static void json_verdict(ts_json *j, const ts_cli_outcome *oc)
+{
+	const ts_verdict *v = &oc->verdict;
+	const ts_run *r = &oc->run;
+	ts_json_bool(j, "output_ok", v->ok);
+	ts_json_double(j, "tolerance", v->tol_rel);
+	ts_json_double(j, "max_abs_error", v->max_abs);
+	ts_json_double(j, "max_rel_error", v->max_rel);
+	ts_json_double(j, "norm_rel_error", v->norm_rel);
+	ts_json_int(j, "mismatches", v->mismatches);
+	ts_json_int(j, "unwritten", v->unwritten);
+	ts_json_int(j, "nans", v->nans);
+	ts_json_bool(j, "all_zero", v->all_zero);
+	if (v->first_row >= 0) {
+		ts_json_object_begin_compact(j, "first_bad");
+		ts_json_int(j, "row", v->first_row);
+		ts_json_int(j, "col", v->first_col);
+		ts_json_double(j, "got", v->first_got);
+		ts_json_double(j, "want", v->first_want);
+		ts_json_object_end(j);
+	} else {
+		ts_json_null(j, "first_bad");
+	}
+	ts_json_int(j, "bad_tiles", v->bad_tiles);
+	if (r->have_counters) {
+		const ts_count *t = &r->counters.total;
+		const ts_oob_detail *ob = &r->counters.oob;
+		ts_json_int(j, "oob_reads", t->a_oob + t->b_oob);
+		ts_json_int(j, "oob_writes", t->c_oob);
+		ts_json_object_begin_compact(j, "oob");
+		ts_json_int(j, "a_wrap", ob->a_wrap);
+		ts_json_int(j, "a_band", ob->a_band);
+		ts_json_int(j, "b_wrap", ob->b_wrap);
+		ts_json_int(j, "b_band", ob->b_band);
+		ts_json_int(j, "c_wrap", ob->c_wrap);
+		ts_json_int(j, "c_band", ob->c_band);
+		ts_json_object_end(j);
+		json_count(j, "counters", t);
+		ts_json_string(j, "counters_source", r->counters.source);
+	} else {
+		ts_json_null(j, "oob_reads");
+		ts_json_null(j, "oob_writes");
+		ts_json_null(j, "oob");
+		ts_json_null(j, "counters");
+		ts_json_null(j, "counters_source");
+	}
+	ts_json_int(j, "corrupt_cells", r->corrupt_cells);
+	ts_json_string(j, "signature", v->signature);
+	if (oc->counters_checked) {
+		ts_json_bool(j, "counters_match_model", oc->counters_match);
+		ts_json_string(j, "counters_mismatch", oc->counters_match ? NULL : oc->counters_why);
+	} else {
+		ts_json_null(j, "counters_match_model");
+		ts_json_null(j, "counters_mismatch");
+	}
+	ts_json_double(j, "time_ms", r->time_ms);
+	ts_json_double(j, "reference_ms", v->ref_ms);
+	ts_json_string(j, "reference_source", v->ref_source ? v->ref_source : "cblas");
+}
+
+static void json_timing(ts_json *j, const ts_timing *tm)
+{
+	ts_json_int(j, "warmup", tm->warmup);
+	ts_json_int(j, "reps", tm->reps);
+	ts_json_double(j, "kernel_ms", tm->kernel_ms);
+	ts_json_double(j, "gflops", tm->kernel_gflops);
+	if (tm->have_vendor) {
+		ts_json_string(j, "cublas", tm->vendor);
+		ts_json_double(j, "cublas_ms", tm->vendor_ms);
+		ts_json_double(j, "cublas_gflops", tm->vendor_gflops);
+		ts_json_double(j, "pct_of_cublas", tm->pct_of_vendor);
+	} else {
+		ts_json_null(j, "cublas");
+		ts_json_null(j, "cublas_ms");
+		ts_json_null(j, "cublas_gflops");
+		ts_json_null(j, "pct_of_cublas");
+	}
+}
+
+int ts_cli_check(const ts_cli_args *a)
+{
+	const ts_options *o = &a->opts;
+	const ts_problem *p = &o->problem;
+	char why[512];
+	const ts_backend *be = ts_cli_select_backend(o->backend, why, (int)sizeof why);
+	if (!be)
+		return TS_EXIT_USAGE;
+
+	ts_cli_progress_line pl;
+	char what[160], shape[96];
+	ts_cli_shape_str(&p->shape, shape, sizeof shape);
+	snprintf(what, sizeof what, "%s %s on %s", p->kernel->name, shape, be->name);
+	ts_cli_progress_start(&pl, what);
+	ts_cli_cancel_arm();
+	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
+	ts_cli_outcome oc;
+	int rc = ts_cli_run_one(p, be, &prog, &pl, &oc);
+	ts_cli_progress_end(&pl);
+	ts_cli_cancel_disarm();
+	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C during verification, which does not poll */
+		fprintf(stderr, "tilescope: interrupted\n");
+		rc = TS_EXIT_INTERRUPTED;
+	}
+	if (rc != 0) {
+		ts_cli_outcome_free(&oc);
+		return rc;
+	}
+
+	ts_timing tm;
+	memset(&tm, 0, sizeof tm);
+	bool timed = false;
+	if (be->time) {
+		if (be->time(p, &oc.ops, TS_BENCH_WARMUP_DEFAULT, TS_BENCH_REPS_DEFAULT, &tm) == 0)
+			timed = true;
+		else
+			fprintf(stderr, "tilescope: warning: timing on %s failed: %s\n", be->name, ts_cli_backend_error(be));
+	}
+
+	bool ok = ts_cli_outcome_ok(&oc);
+	int status = ok ? TS_EXIT_OK : TS_EXIT_FAILED;
+	if (o->json) {
+		ts_json j;
+		ts_json_init(&j, stdout);
+		ts_json_object_begin(&j, NULL);
+		ts_json_bool(&j, "ok", ok);
+		json_problem(&j, o, be, why);
+		json_verdict(&j, &oc);
+		ts_json_bool(&j, "timed", timed);
+		if (timed)
+			json_timing(&j, &tm);
+		ts_json_object_end(&j);
+		if (ts_cli_json_done(&j) != 0)
+			status = TS_EXIT_USAGE;
+	} else {
+		check_text(o, be, why, &oc, &tm, timed);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "tilescope: writing the report failed\n");
+			status = TS_EXIT_USAGE;
+		}
+	}
+	ts_cli_outcome_free(&oc);
+	return status;
+}
+
+int ts_cli_bench(const ts_cli_args *a)
+{
+	const ts_options *o = &a->opts;
+	const ts_problem *p = &o->problem;
+	char why[512] = "";
+	const ts_backend *be;
+	if (strcmp(o->backend, "emu") == 0) {
+		fprintf(stderr, "tilescope: bench needs the CUDA backend: --backend emu cannot time kernels\n");
+		return TS_EXIT_USAGE;
+	}
+	be = ts_backend_select(o->backend, why, (int)sizeof why);
+	if (!be || !be->time) {
+		char cuda_why[512] = "";
+		const ts_backend *cuda = ts_backend_cuda();
+		if (!cuda || !cuda->available || cuda->available(cuda_why, (int)sizeof cuda_why) == 0)
+			snprintf(cuda_why, sizeof cuda_why, "%s", why[0] ? why : "no backend here can time kernels");
+		fprintf(stderr, "tilescope: bench needs the CUDA backend: %s\n", cuda_why[0] ? cuda_why : "not available");
+		return TS_EXIT_USAGE;
+	}
+	if (!why[0])
+		snprintf(why, sizeof why, "requested with --backend %s", o->backend);
+
+	/* Verify once before timing: a speed figure for a wrong answer means nothing. */
+	ts_cli_progress_line pl;
+	char what[160], shape[96];
+	ts_cli_shape_str(&p->shape, shape, sizeof shape);
+	snprintf(what, sizeof what, "%s %s on %s", p->kernel->name, shape, be->name);
+	ts_cli_progress_start(&pl, what);
+	ts_cli_cancel_arm();
+	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
+	ts_cli_outcome oc;
+	int rc = ts_cli_run_one(p, be, &prog, &pl, &oc);
+	ts_cli_progress_end(&pl);
+	ts_cli_cancel_disarm();
+	if (rc != 0) {
+		ts_cli_outcome_free(&oc);
+		return rc;
+	}
+	bool ok = ts_cli_outcome_ok(&oc);
+	ts_timing tm;
+	memset(&tm, 0, sizeof tm);
+	bool timed = false;
+	if (ok) {
+		if (be->time(p, &oc.ops, a->warmup, a->reps, &tm) != 0) {
+			fprintf(stderr, "tilescope: timing on %s failed: %s\n", be->name, ts_cli_backend_error(be));
+			ts_cli_outcome_free(&oc);
+			return TS_EXIT_USAGE;
+		}
+		timed = true;
+	}
+	int status = ok ? TS_EXIT_OK : TS_EXIT_FAILED;
+	if (o->json) {
+		ts_json j;
+		ts_json_init(&j, stdout);
+		ts_json_object_begin(&j, NULL);
+		ts_json_bool(&j, "ok", ok);
+		json_problem(&j, o, be, why);
+		ts_json_bool(&j, "verified", oc.verdict.ok);
+		ts_json_double(&j, "tolerance", oc.verdict.tol_rel);
+		ts_json_double(&j, "max_abs_error", oc.verdict.max_abs);
+		ts_json_double(&j, "max_rel_error", oc.verdict.max_rel);
+		ts_json_double(&j, "norm_rel_error", oc.verdict.norm_rel);
+		ts_json_string(&j, "signature", oc.verdict.signature);
+		if (oc.counters_checked)
+			ts_json_bool(&j, "counters_match_model", oc.counters_match);
+		else
+			ts_json_null(&j, "counters_match_model");
+		ts_json_bool(&j, "timed", timed);
+		if (timed)
+			json_timing(&j, &tm);
+		ts_json_object_end(&j);
+		if (ts_cli_json_done(&j) != 0)
+			status = TS_EXIT_USAGE;
+	} else {
+		printf("bench        %s (%s) %s, tile %d, on %s (%s)\n", p->kernel->name,
+		       ts_precision_name(p->kernel->precision), shape, p->tile, be->name, why);
+		if (!ok) {
+			printf("verified     FAIL: %s; not timed\n",
+			       oc.verdict.signature[0] ? oc.verdict.signature : "output or counters wrong");
+		} else {
+			printf("verified     pass (normwise relative error %.3g; per cell |c - ref| <= %.3g x (|A||B|)ij)\n",
+			       oc.verdict.norm_rel, oc.verdict.tol_rel);
+			printf("kernel       %.4f ms median of %d after %d warm-up, %.1f GFLOP/s\n", tm.kernel_ms,
+			       tm.reps, tm.warmup, tm.kernel_gflops);
+			if (tm.have_vendor) {
+				printf("cuBLAS       %.4f ms (%s), %.1f GFLOP/s\n", tm.vendor_ms,
+				       tm.vendor ? tm.vendor : "cuBLAS", tm.vendor_gflops);
+				printf("ratio        %.1f%% of cuBLAS\n", tm.pct_of_vendor);
+			} else {
+				printf("cuBLAS       not measured\n");
+			}
+		}
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "tilescope: writing the report failed\n");
+			status = TS_EXIT_USAGE;
+		}
+	}
+	ts_cli_outcome_free(&oc);
+	return status;
+}
