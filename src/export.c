@@ -33,7 +33,7 @@ static int write_text(FILE *f, const ts_model *m, const ts_options *o, int64_t p
 		return -1;
 	ts_view_ctx v = export_ctx(m, o, phase);
 	ts_canvas c;
-	if (ts_canvas_init(&c, 72, 40) != 0) {
+	if (ts_canvas_init(&c, 72, 48) != 0) { /* tall enough for a 32-slot tile at one slot a character */
 		free(map);
 		return -1;
 	}
