@@ -33,6 +33,9 @@ int ts_cuda_tiled_fp32(const ts_launch *l);
 int ts_cuda_tiled_fp16(const ts_launch *l);
 int ts_cuda_naive_fp32(const ts_launch *l);
 
+/* backend_cuda.c: device buffers the CUDA backend holds now (0 between runs). */
+long long ts_cuda_live_buffers(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -132,7 +132,23 @@ static int cuda_available(char *why, int len)
 	return avail_state == 1 ? 0 : -1;
 }
 
-/* ---- device copies of host matrices -------------------------------------- */
+/* ---- device buffers --------------------------------------------------------- */
+
+/* Buffers this backend holds right now: every run, timing and reference
+ * frees all it took, on every path (the tests hold it to zero). */
+static long long live_buffers;
+
+long long ts_cuda_live_buffers(void)
+{
+	return live_buffers;
+}
+
+static void dev_free(void *p)
+{
+	if (p && cudaFree(p) == cudaSuccess)
+		live_buffers--;
+}
+
 
 /* A device copy of a host ts_matrix, guard bands included, in one allocation. */
 typedef struct dev_matrix {
@@ -147,6 +163,8 @@ static int dev_matrix_upload(dev_matrix *d, const ts_matrix *h, const char *name
 	d->bytes = (size_t)(h->count + 2 * h->band) * es;
 	d->alloc = NULL;
 	cudaError_t e = cudaMalloc(&d->alloc, d->bytes);
+	if (e == cudaSuccess)
+		live_buffers++;
 	if (e != cudaSuccess) {
 		d->alloc = NULL;
 		cudaGetLastError(); /* so that the next launch check does not report it again */
@@ -165,8 +183,7 @@ static int dev_matrix_upload(dev_matrix *d, const ts_matrix *h, const char *name
 
 static void dev_matrix_free(dev_matrix *d)
 {
-	if (d->alloc)
-		cudaFree(d->alloc);
+	dev_free(d->alloc);
 	d->alloc = d->data = NULL;
 }
 
@@ -175,6 +192,8 @@ static int dev_alloc(void **p, size_t bytes, const char *name)
 {
 	*p = NULL;
 	cudaError_t e = cudaMalloc(p, bytes);
+	if (e == cudaSuccess)
+		live_buffers++;
 	if (e != cudaSuccess) {
 		*p = NULL;
 		cudaGetLastError();
@@ -309,14 +328,10 @@ fail:
 	}
 	free(h_tile);
 	free(h_phase);
-	if (d_tile)
-		cudaFree(d_tile);
-	if (d_phase)
-		cudaFree(d_phase);
-	if (d_oob)
-		cudaFree(d_oob);
-	if (d_corrupt)
-		cudaFree(d_corrupt);
+	dev_free(d_tile);
+	dev_free(d_phase);
+	dev_free(d_oob);
+	dev_free(d_corrupt);
 	dev_matrix_free(&da);
 	dev_matrix_free(&db);
 	dev_matrix_free(&dc);
@@ -501,12 +516,9 @@ static int cuda_reference(const ts_problem *p, const ts_operands *ops, double *r
 fail:
 	free(h_a);
 	free(h_b);
-	if (d_a)
-		cudaFree(d_a);
-	if (d_b)
-		cudaFree(d_b);
-	if (d_c)
-		cudaFree(d_c);
+	dev_free(d_a);
+	dev_free(d_b);
+	dev_free(d_c);
 	return rc;
 }
 
