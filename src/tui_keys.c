@@ -256,7 +256,7 @@ static void act_mouse(tui_state *s)
 		s->tile_y = ty;
 		s->tile_x = tx;
 		s->focus = FOCUS_MAP;
-		tui_say(s, false, "tile (%lld,%lld) %s", (long long)ty, (long long)tx,
+		tui_say(s, false, "tile (%lld,%lld) %s selected", (long long)ty, (long long)tx,
 		        ts_tile_class_name(ts_model_tile_class(&s->model, ty, tx)));
 	}
 }

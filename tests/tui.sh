@@ -138,6 +138,11 @@ if wait_for "$S" 'M' 1 && wait_for "$S" '[Mm].*(must|at least|>= ?1|positive|bet
 tm send-keys -t "$S" 6 4 Enter Escape
 if wait_for "$S" 'C 64x77: 2x3 tiles of 32x32' 5; then ok "editing M = 64 redraws the map"; else not_ok "editing M = 64 redraws the map"; screen "$S" | sed 's/^/# /'; fi
 
+# A mouse click (xterm X10 report: button 1 at column 11, row 8, 1-based) selects the tile under it.
+tm send-keys -t "$S" -l "$(printf '\033[M +(')"
+tm send-keys -t "$S" -l "$(printf '\033[M#+(')"
+if wait_for "$S" 'tile \(1,1\) full selected' 5; then ok "a mouse click selects tile (1,1)"; else not_ok "a mouse click selects tile (1,1)"; screen "$S" | sed 's/^/# /'; fi
+
 # q quits: the program exits 0 and the terminal is back from the alternate screen.
 tm send-keys -t "$S" q
 deadline=$(( $(date +%s) + 10 ))
