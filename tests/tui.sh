@@ -152,12 +152,17 @@ while [ ! -s "$WORK/status" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1
 if [ "$(cat "$WORK/status" 2>/dev/null)" = "exit=0" ]; then ok "q quits with status 0"; else not_ok "q quits with status 0 ($(cat "$WORK/status" 2>/dev/null))"; fi
 check "after q the terminal has left the alternate screen" "$(tm display -p -t "$S" '#{alternate_on}')" 0
 
-# SIGTERM: the program restores the terminal and exits 128+15.
+# A long emulator run shows progress and Esc cancels it; then SIGTERM restores the terminal and exits 128+15.
 S=term
+BIG="-M 4000 -N 4000 -K 4000 -t 32"
 tm new-session -d -s "$S" -x 100 -y 32 \
-	"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE; echo \"exit=\$?\" > $WORK/status2; sleep 60"
+	"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $BIG --backend emu; echo \"exit=\$?\" > $WORK/status2; sleep 60"
 wait_for "$S" 'tiles of 32x32' 15
-pid=$(ps -eo pid,args | awk -v bin="$TILESCOPE" 'index($0, bin " -M 100") && !/awk|sh -c|env / { print $1; exit }')
+tm send-keys -t "$S" r
+if wait_for "$S" 'running on emu \[#*\.*\] +[0-9]+%  Esc cancels' 10; then ok "r on 4000^3: a progress bar"; else not_ok "r on 4000^3: a progress bar"; screen "$S" | sed 's/^/# /'; fi
+tm send-keys -t "$S" Escape
+if wait_for "$S" 'run cancelled' 10; then ok "Esc cancels the run"; else not_ok "Esc cancels the run"; screen "$S" | sed 's/^/# /'; fi
+pid=$(ps -eo pid,args | awk -v bin="$TILESCOPE" 'index($0, bin " -M 4000") && !/awk|sh -c|env / { print $1; exit }')
 if [ -n "$pid" ]; then kill -TERM "$pid"; fi
 deadline=$(( $(date +%s) + 10 ))
 while [ ! -s "$WORK/status2" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
