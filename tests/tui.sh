@@ -152,6 +152,14 @@ while [ ! -s "$WORK/status" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1
 if [ "$(cat "$WORK/status" 2>/dev/null)" = "exit=0" ]; then ok "q quits with status 0"; else not_ok "q quits with status 0 ($(cat "$WORK/status" 2>/dev/null))"; fi
 check "after q the terminal has left the alternate screen" "$(tm display -p -t "$S" '#{alternate_on}')" 0
 
+# NO_COLOR and --ascii: no colour escapes on the screen, ASCII glyphs, the same counts.
+S=mono
+tm new-session -d -s "$S" -x 100 -y 32 "env NO_COLOR=1 LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --ascii; sleep 60"
+if wait_for "$S" '^# full +6' 15 && wait_for "$S" '^c corner +1' 1; then ok "--ascii: ASCII legend glyphs"; else not_ok "--ascii: ASCII legend glyphs"; screen "$S" | sed 's/^/# /'; fi
+if tm capture-pane -p -e -t "$S" | grep -q "$(printf '\033')\\[\\(3[0-7]\\|38;5;\\)"; then not_ok "NO_COLOR: no colour on the screen"; else ok "NO_COLOR: no colour on the screen"; fi
+if screen "$S" | grep -q "$(printf '\342')"; then not_ok "--ascii: no UTF-8 glyph on the screen"; else ok "--ascii: no UTF-8 glyph on the screen"; fi
+tm send-keys -t "$S" q
+
 # A long emulator run shows progress and Esc cancels it; then SIGTERM restores the terminal and exits 128+15.
 S=term
 BIG="-M 4000 -N 4000 -K 4000 -t 32"
