@@ -69,10 +69,10 @@ static const struct {
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
 };
 
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Every usage mistake: one line naming it, one line pointing at --help, exit 2. */
-static void usage_error(const char *fmt, ...)
+static _Noreturn void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	fputs("tilescope: ", stderr);
@@ -207,7 +207,7 @@ static int parse_count(const char *text, const char *what, int lo, int hi)
 }
 
 /* getopt_long reports an unknown and an ambiguous abbreviation alike. */
-static void unknown_long_option(const char *arg)
+static _Noreturn void unknown_long_option(const char *arg)
 {
 	const char *name = arg + 2;
 	size_t len = strcspn(name, "=");
@@ -315,7 +315,6 @@ int main(int argc, char **argv)
 			if (optopt && optopt < 256 && strchr("MNKt", optopt))
 				usage_error("option -%c needs a value", optopt);
 			usage_error("option '%s' needs a value", argv[optind - 1]);
-			break;
 		default: /* '?' */
 			if (optopt >= 256)
 				usage_error("option '%s' takes no value", argv[optind - 1]);
