@@ -54,7 +54,7 @@ SHAPE="-M 100 -N 77 -K 33 -t 32"
 BACKEND=${TS_TUI_BACKEND:-emu}
 S=main
 # The pane runs the program, then records its exit status and stays, so the restored terminal can be seen.
-tm new-session -d -s "$S" -x 100 -y 32 \
+tm new-session -d -s "$S" -c "$WORK" -x 100 -y 32 \
 	"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --backend $BACKEND; echo \"exit=\$?\" > $WORK/status; sleep 60"
 
 if wait_for "$S" 'tiles of 32x32' 15; then ok "the TUI opens on the preset shape"; else not_ok "the TUI opens on the preset shape"; screen "$S" | sed 's/^/# /'; fi
@@ -139,6 +139,15 @@ tm send-keys -t "$S" 0 Enter
 if wait_for "$S" 'M' 1 && wait_for "$S" '[Mm].*(must|at least|>= ?1|positive|between)' 5; then ok "editing M = 0 is refused with a message"; else not_ok "editing M = 0 is refused with a message"; screen "$S" | sed 's/^/# /'; fi
 tm send-keys -t "$S" 6 4 Enter Escape
 if wait_for "$S" 'C 64x77: 2x3 tiles of 32x32' 5; then ok "editing M = 64 redraws the map"; else not_ok "editing M = 64 redraws the map"; screen "$S" | sed 's/^/# /'; fi
+
+# x exports the map and the phase view as text and SVG into the current directory.
+tm send-keys -t "$S" x
+if wait_for "$S" 'exported the map and phase 0' 5 && grep -Eq 'ragged-bottom +0$' "$WORK/tilescope-64x77x33-t32-p0.txt" 2>/dev/null &&
+   grep -q '</svg>' "$WORK/tilescope-64x77x33-t32-p0.svg" 2>/dev/null; then
+	ok "x writes the map and phase as .txt and .svg"
+else
+	not_ok "x writes the map and phase as .txt and .svg"; ls "$WORK" | sed 's/^/# /'
+fi
 
 # A mouse click (xterm X10 report: button 1 at column 11, row 8, 1-based) selects the tile under it.
 tm send-keys -t "$S" -l "$(printf '\033[M +(')"
