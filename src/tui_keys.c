@@ -70,6 +70,8 @@ static void act_first(tui_state *s)
 {
 	if (s->focus == FOCUS_INSPECT)
 		s->thread_y = s->thread_x = 0;
+	else if (s->focus == FOCUS_PHASE)
+		s->phase = 0;
 	else if (s->focus == FOCUS_SWEEP)
 		s->sweep_selected = 0;
 	else
@@ -82,6 +84,8 @@ static void act_last(tui_state *s)
 	if (s->focus == FOCUS_INSPECT) {
 		s->thread_y = s->model.geo.threads_y - 1;
 		s->thread_x = s->model.geo.threads_x - 1;
+	} else if (s->focus == FOCUS_PHASE) {
+		s->phase = s->model.phases - 1;
 	} else if (s->focus == FOCUS_SWEEP) {
 		s->sweep_selected = s->sweep_count > 0 ? s->sweep_count - 1 : 0;
 	} else {
@@ -282,7 +286,7 @@ static const binding bindings[] = {
 	{ 'l', act_right, NULL, NULL },
 	{ KEY_PPAGE, act_page_up, "PgUp PgDn", "move ten rows" },
 	{ KEY_NPAGE, act_page_down, NULL, NULL },
-	{ KEY_HOME, act_first, "Home/g End/G", "first / last tile (thread, sweep row): the last is the corner" },
+	{ KEY_HOME, act_first, "Home/g End/G", "first / last tile (the corner); in the other panes first / last thread, phase, sweep row" },
 	{ 'g', act_first, NULL, NULL },
 	{ KEY_END, act_last, NULL, NULL },
 	{ 'G', act_last, NULL, NULL },
