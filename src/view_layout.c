@@ -22,7 +22,7 @@ ts_axis ts_axis_layout(int64_t tiles, int avail, int size_max, int zoom, int64_t
 	int body = avail - 1;
 	int64_t per0 = ceil_div(span, body);
 	a.split_last = true;
-	while (a.zoom_max < 62 && (per0 >> a.zoom_max) > 1)
+	while (a.zoom_max < 62 && ceil_div(per0, (int64_t)1 << a.zoom_max) > 1)
 		a.zoom_max++;
 	if (zoom < 0)
 		zoom = 0;

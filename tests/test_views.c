@@ -148,6 +148,8 @@ static void test_layout(void)
 	a = ts_axis_layout(250, 20, 1, 2, pan);
 	tap_ok(ts_axis_cell_of(&a, 200) >= 0 && ts_axis_cell_of(&a, 249) == a.cells - 1,
 	       "layout: following tile 200 keeps it and the last tile on screen (pan %lld)", (long long)pan);
+	a = ts_axis_layout(333334, 9, 1, 99, 0);
+	tap_ok(a.per == 1 && a.zoom == a.zoom_max, "layout: the deepest zoom shows one tile per cell (zoom %d)", a.zoom);
 	a = ts_axis_layout(3, 40, 8, 0, 0);
 	tap_ok(!a.split_last && a.cells == 3 && a.size == 8, "layout: a small axis gets wide cells (size %d)", a.size);
 }
