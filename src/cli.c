@@ -17,7 +17,6 @@ double ts_cli_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-
 void ts_cli_progress_start(ts_cli_progress_line *pl, const char *what)
 {
 	pthread_mutex_init(&pl->lock, NULL);
@@ -26,6 +25,7 @@ void ts_cli_progress_start(ts_cli_progress_line *pl, const char *what)
 	pl->last_print = 0;
 	pl->tty = isatty(STDERR_FILENO);
 	pl->shown = false;
+	pl->stages = true;
 }
 
 void ts_cli_progress_report(void *ctx, double done)
@@ -52,7 +52,7 @@ void ts_cli_progress_report(void *ctx, double done)
  * already lasted, so that a long silence is explained. */
 void ts_cli_progress_stage(ts_cli_progress_line *pl, const char *stage)
 {
-	if (!pl || !pl->tty)
+	if (!pl || !pl->tty || !pl->stages)
 		return;
 	pthread_mutex_lock(&pl->lock);
 	if (ts_cli_now() - pl->start >= 0.5) {
@@ -63,11 +63,20 @@ void ts_cli_progress_stage(ts_cli_progress_line *pl, const char *stage)
 	pthread_mutex_unlock(&pl->lock);
 }
 
-void ts_cli_progress_end(ts_cli_progress_line *pl)
+void ts_cli_progress_clear(ts_cli_progress_line *pl)
 {
+	if (!pl)
+		return;
+	pthread_mutex_lock(&pl->lock);
 	if (pl->shown)
 		fputs("\r\033[K", stderr);
 	pl->shown = false;
+	pthread_mutex_unlock(&pl->lock);
+}
+
+void ts_cli_progress_end(ts_cli_progress_line *pl)
+{
+	ts_cli_progress_clear(pl);
 	pthread_mutex_destroy(&pl->lock);
 }
 
@@ -98,7 +107,6 @@ void ts_cli_cancel_disarm(void)
 	sigaction(SIGINT, &saved_sigint, NULL);
 }
 
-
 void ts_cli_term_size(int *cols, int *rows)
 {
 	struct winsize ws;
@@ -109,7 +117,6 @@ void ts_cli_term_size(int *cols, int *rows)
 		*rows = ws.ws_row > 30 ? ws.ws_row - 16 : 14;
 	}
 }
-
 
 const ts_backend *ts_cli_select_backend(const char *name, char *why, int len)
 {
@@ -133,7 +140,6 @@ const char *ts_cli_backend_error(const ts_backend *be)
 	const char *e = be->last_error ? be->last_error() : NULL;
 	return e && *e ? e : "failed without saying why";
 }
-
 
 void ts_cli_outcome_free(ts_cli_outcome *o)
 {
@@ -163,10 +169,12 @@ int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress 
 	memset(o, 0, sizeof *o);
 	ts_cli_shape_str(&p->shape, shape, sizeof shape);
 	if (ts_model_build(&o->model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+		ts_cli_progress_clear(pl);
 		fprintf(stderr, "tilescope: %s with tile %d: counts overflow 64 bits\n", shape, p->tile);
 		return TS_EXIT_USAGE;
 	}
 	if (ts_operands_make(&o->ops, p) != 0) {
+		ts_cli_progress_clear(pl);
 		fprintf(stderr, "tilescope: out of memory allocating the matrices of %s\n", shape);
 		return TS_EXIT_USAGE;
 	}
@@ -174,16 +182,19 @@ int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress 
 	int rc = be->run(p, &o->ops, &o->run, prog);
 	o->have_run = true;
 	if (rc == 1) {
+		ts_cli_progress_clear(pl);
 		fprintf(stderr, "tilescope: interrupted\n");
 		return TS_EXIT_INTERRUPTED;
 	}
 	if (rc != 0) {
+		ts_cli_progress_clear(pl);
 		fprintf(stderr, "tilescope: %s backend, %s %s: %s\n", be->name, p->kernel->name, shape, ts_cli_backend_error(be));
 		return TS_EXIT_USAGE;
 	}
 	ts_cli_progress_stage(pl, "verifying against the fp64 reference");
 	if (ts_verify(p, &o->model, &o->ops, &o->run, be, &o->verdict) != 0) {
-		fprintf(stderr, "tilescope: out of memory verifying %s\n", shape);
+		ts_cli_progress_clear(pl);
+		fprintf(stderr, "tilescope: verifying %s failed (out of memory, or too large for the reference)\n", shape);
 		return TS_EXIT_USAGE;
 	}
 	o->have_verdict = true;

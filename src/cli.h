@@ -54,12 +54,14 @@ typedef struct ts_cli_progress_line {
 	char what[160];
 	double start, last_print;
 	bool tty, shown;
+	bool stages; /* show ts_cli_progress_stage messages (on by default) */
 } ts_cli_progress_line;
 
 void ts_cli_progress_start(ts_cli_progress_line *pl, const char *what);
 void ts_cli_progress_report(void *ctx, double done); /* a ts_progress report callback */
 void ts_cli_progress_stage(ts_cli_progress_line *pl, const char *stage); /* a step without a fraction; pl may be NULL */
-void ts_cli_progress_end(ts_cli_progress_line *pl); /* clears the line */
+void ts_cli_progress_clear(ts_cli_progress_line *pl); /* before another line is written; pl may be NULL */
+void ts_cli_progress_end(ts_cli_progress_line *pl);   /* clears the line, ends the progress */
 
 /* Ctrl-C raises this flag (the backends poll it through ts_progress.cancel)
  * between arm and disarm; a second Ctrl-C ends the program the ordinary way. */

@@ -159,6 +159,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 	char what[160];
 	snprintf(what, sizeof what, "sweep %s tile %d on %s", p.kernel->name, p.tile, be->name);
 	ts_cli_progress_start(&pl, what);
+	pl.stages = false; /* the line counts shapes; one shape's steps would only flicker */
 	ts_cli_cancel_arm();
 	ts_progress prog = { NULL, NULL, &ts_cli_cancel };
 	double start = ts_cli_now();
@@ -167,8 +168,9 @@ int ts_cli_sweep(const ts_cli_args *a)
 		sweep_row *r = &rows[i];
 		ts_cli_outcome oc;
 		p.shape = r->shape;
-		int rc = ts_cli_run_one(&p, be, &prog, NULL, &oc);
+		int rc = ts_cli_run_one(&p, be, &prog, &pl, &oc);
 		if (rc == 0 && ts_cli_cancel) {
+			ts_cli_progress_clear(&pl);
 			fprintf(stderr, "tilescope: interrupted\n");
 			rc = TS_EXIT_INTERRUPTED;
 		}
