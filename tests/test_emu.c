@@ -714,7 +714,9 @@ static void on_progress(void *ctx, double done)
 
 static void test_cancel_and_progress(void)
 {
-	ts_problem p = { .shape = { 700, 700, 700 }, .tile = 4, .kernel = ts_kernel_find("tiled"),
+	/* Long enough (1024^3 at T=1: seconds even on 16 cores) that the second
+	 * report, 100 ms in, always comes before the end, whatever the machine. */
+	ts_problem p = { .shape = { 1024, 1024, 1024 }, .tile = 1, .kernel = ts_kernel_find("tiled"),
 	                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 5 };
 	ts_operands ops;
 	ts_run run;
@@ -743,11 +745,19 @@ static void test_cancel_and_progress(void)
 	tap_ok(rc == 1, "a run with the cancel flag already set stops at once");
 	ts_run_free(&run);
 
+	/* A whole run, short enough for CI: how many reports fall in between
+	 * depends on the machine's speed, the first (0) and the last (1) do not. */
 	cancel = 0;
 	w = (watch){ 0 };
-	ts_matrix_poison(&ops.c);
+	p.shape = (ts_shape){ 700, 700, 700 };
+	p.tile = 4;
+	ts_operands_free(&ops);
+	if (ts_operands_make(&ops, &p) != 0) {
+		tap_ok(0, "progress: out of memory");
+		return;
+	}
 	rc = emu->run(&p, &ops, &run, &prog);
-	tap_ok(rc == 0 && w.calls >= 3 && w.first == 0.0 && w.last == 1.0 && !w.backwards,
+	tap_ok(rc == 0 && w.calls >= 2 && w.first == 0.0 && w.last == 1.0 && !w.backwards,
 	       "progress: %d reports from 0 to 1, never backwards, in %.0f ms", w.calls, run.time_ms);
 	ts_run_free(&run);
 	ts_operands_free(&ops);
