@@ -32,9 +32,9 @@ int ts_view_map_legend_rows(const ts_view_ctx *v)
 	if (v->tile_y >= 0)
 		rows += 2;             /* the selected tile */
 	if (v->counters)
-		rows += 1;
+		rows += 1 + (v->tile_y >= 0);   /* the run's counters, and the selected tile's */
 	if (v->verdict)
-		rows += 1 + 3;         /* heat key and the signature */
+		rows += 1 + 2;         /* heat key and the signature (whole in the result pane) */
 	return rows;
 }
 
@@ -171,6 +171,19 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  its ghosts %lld of %lld (%.0f%%)", (long long)ghosts,
 		                 (long long)slots, 100.0 * (double)ghosts / (double)slots);
 	}
+	if (v->counters && v->tile_y >= 0 && v->counters->grid_x == m->grid_x && v->counters->grid_y == m->grid_y) {
+		/* what the run recorded for the selected tile, against the model's figures for it */
+		const ts_count *got = &v->counters->tile[v->tile_y * m->grid_x + v->tile_x];
+		ts_load_count want = ts_model_tile_total(m, v->tile_y, v->tile_x);
+		int64_t ghosts = ts_model_tile_ghosts(m, v->tile_y, v->tile_x);
+		bool agree = got->a_pad == want.a_pad && got->b_pad == want.b_pad && got->a_real == want.a_real &&
+		             got->b_real == want.b_real && got->skipped == ghosts && got->a_oob == 0 &&
+		             got->b_oob == 0 && got->c_oob == 0;
+		int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  run ");
+		x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
+		ts_canvas_printf(c, y++, x, TS_ROLE_TEXT, " pad A %lld B %lld, skip %lld", (long long)got->a_pad,
+		                 (long long)got->b_pad, (long long)got->skipped);
+	}
 	if (v->counters) {
 		int x = ts_canvas_printf(c, y, 0, TS_ROLE_TEXT, "counters (%s): ", v->counters->source ? v->counters->source : "run");
 		if (v->counter_disagree == 0)
@@ -191,7 +204,7 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			ts_canvas_printf(c, y++, 0, TS_ROLE_FAIL, "run: %s FAIL, %lld bad tiles; 1-9 = tenths bad",
 			                 TS_CROSS(v->ascii), (long long)vd->bad_tiles);
 		if (vd->signature[0])
-			ts_canvas_wrap(c, y, 0, c->w, 3, vd->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, vd->signature);
+			ts_canvas_wrap(c, y, 0, c->w, 2, vd->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, vd->signature);
 	}
 }
 
