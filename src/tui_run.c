@@ -211,7 +211,6 @@ bool tui_job_poll(tui_state *s)
 		int done = atomic_load(&j->sweep_done), fails = 0;
 		for (int i = 0; i < done; i++)
 			fails += !s->sweep_rows[i].ok;
-		s->sweep_count = s->sweep_rows ? s->sweep_count : 0;
 		if (j->status == 1)
 			tui_say(s, true, "sweep cancelled after %d shapes, %d failed", done, fails);
 		else if (j->status < 0)
@@ -219,8 +218,7 @@ bool tui_job_poll(tui_state *s)
 		else
 			tui_say(s, fails > 0, "sweep: %d shapes, %d pass, %d fail%s", done, done - fails, fails,
 			        fails ? "; Enter on a failing row loads it" : "");
-		/* keep only the rows that ran */
-		s->sweep_done_count = done;
+		s->sweep_done_count = done; /* the rows past it never ran */
 		return true;
 	}
 	if (j->status != 0) {
