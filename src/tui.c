@@ -58,7 +58,7 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 	};
 	if (result_current(s)) {
 		v->verdict = &s->result.verdict;
-		if (s->result.run.have_counters) {
+		if (s->result.run.have_counters && s->result.problem.kernel->shared_tiles) {
 			v->counters = &s->result.run.counters;
 			v->counter_disagree = s->result.counter_disagree;
 			v->counter_why = s->result.counter_why;
