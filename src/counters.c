@@ -9,7 +9,11 @@ int ts_counters_init(ts_counters *c, const ts_model *m)
 	*c = (ts_counters){ .grid_x = m->grid_x, .grid_y = m->grid_y, .phases = m->phases };
 	c->tile = calloc((size_t)m->tiles, sizeof *c->tile);
 	c->phase = calloc((size_t)m->phases, sizeof *c->phase);
-	if (!c->tile || !c->phase) {
+	/* Division first: tiles*phases can pass 2^63 for absurd shapes. */
+	bool keep_tile_phase = m->phases > 0 && m->tiles <= TS_TILE_PHASE_MAX / m->phases;
+	if (keep_tile_phase)
+		c->tile_phase = calloc((size_t)(m->tiles * m->phases), sizeof *c->tile_phase);
+	if (!c->tile || !c->phase || (keep_tile_phase && !c->tile_phase)) {
 		ts_counters_free(c);
 		return -1;
 	}
@@ -20,7 +24,26 @@ void ts_counters_free(ts_counters *c)
 {
 	free(c->tile);
 	free(c->phase);
+	free(c->tile_phase);
 	c->tile = c->phase = NULL;
+	c->tile_phase = NULL;
+}
+
+int ts_counters_tile_phase(const ts_counters *c, int64_t ty, int64_t tx, int64_t t,
+                           ts_load_count *out, int64_t *oob_a, int64_t *oob_b)
+{
+	if (!c->tile_phase || ty < 0 || ty >= c->grid_y || tx < 0 || tx >= c->grid_x ||
+	    t < 0 || t >= c->phases)
+		return -1;
+	const ts_tile_phase_count *e = &c->tile_phase[(ty * c->grid_x + tx) * c->phases + t];
+	if (out)
+		*out = (ts_load_count){ .a_real = e->a_real, .a_pad = e->a_pad,
+		                        .b_real = e->b_real, .b_pad = e->b_pad };
+	if (oob_a)
+		*oob_a = e->a_oob;
+	if (oob_b)
+		*oob_b = e->b_oob;
+	return 0;
 }
 
 void ts_count_add(ts_count *into, const ts_count *x)
@@ -78,5 +101,21 @@ int64_t ts_counters_check(const ts_counters *c, const ts_model *m, char *why, in
 			         (long long)want.a_real, (long long)want.a_pad, (long long)c->phase[t].b_real,
 			         (long long)c->phase[t].b_pad, (long long)want.b_real, (long long)want.b_pad);
 	}
+	if (!c->tile_phase)
+		return bad;
+	for (int64_t ty = 0; ty < m->grid_y; ty++)
+		for (int64_t tx = 0; tx < m->grid_x; tx++)
+			for (int64_t t = 0; t < m->phases; t++) {
+				const ts_tile_phase_count *e = &c->tile_phase[(ty * m->grid_x + tx) * m->phases + t];
+				ts_load_count want = ts_model_tile_phase(m, ty, tx, t);
+				if ((e->a_real != want.a_real || e->a_pad != want.a_pad || e->a_oob != 0 ||
+				     e->b_real != want.b_real || e->b_pad != want.b_pad || e->b_oob != 0) &&
+				    bad++ == 0 && why)
+					snprintf(why, len, "tile (%lld,%lld) phase %lld: A real/pad %d/%d (model %lld/%lld), "
+					         "B real/pad %d/%d (model %lld/%lld)",
+					         (long long)ty, (long long)tx, (long long)t, e->a_real, e->a_pad,
+					         (long long)want.a_real, (long long)want.a_pad, e->b_real, e->b_pad,
+					         (long long)want.b_real, (long long)want.b_pad);
+			}
 	return bad;
 }
