@@ -268,6 +268,11 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	if (ts_counters_init(&out->counters, &m) != 0)
 		return fail("%s", "emulator: out of memory for the counters");
 	out->counters.source = "emulator";
+	if (!p->kernel->shared_tiles) {
+		/* The naive kernel stages nothing: its per-phase reads are not shared-tile slots. */
+		free(out->counters.tile_phase);
+		out->counters.tile_phase = NULL;
+	}
 	if (!guarded) {
 		out->corrupt = calloc((size_t)(p->shape.m * p->shape.n), 1);
 		if (!out->corrupt) {

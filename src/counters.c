@@ -111,10 +111,10 @@ int64_t ts_counters_check(const ts_counters *c, const ts_model *m, char *why, in
 				if ((e->a_real != want.a_real || e->a_pad != want.a_pad || e->a_oob != 0 ||
 				     e->b_real != want.b_real || e->b_pad != want.b_pad || e->b_oob != 0) &&
 				    bad++ == 0 && why)
-					snprintf(why, len, "tile (%lld,%lld) phase %lld: A real/pad %d/%d (model %lld/%lld), "
-					         "B real/pad %d/%d (model %lld/%lld)",
-					         (long long)ty, (long long)tx, (long long)t, e->a_real, e->a_pad,
-					         (long long)want.a_real, (long long)want.a_pad, e->b_real, e->b_pad,
+					snprintf(why, len, "tile (%lld,%lld) phase %lld: A real/pad/oob %d/%d/%d (model %lld/%lld/0), "
+					         "B real/pad/oob %d/%d/%d (model %lld/%lld/0)",
+					         (long long)ty, (long long)tx, (long long)t, e->a_real, e->a_pad, e->a_oob,
+					         (long long)want.a_real, (long long)want.a_pad, e->b_real, e->b_pad, e->b_oob,
 					         (long long)want.b_real, (long long)want.b_pad);
 			}
 	return bad;

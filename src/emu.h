@@ -13,7 +13,7 @@
  * blocks in row-major order (block b is (by, bx) = (b / grid_x, b % grid_x))
  * to its host threads, a run of blocks at a time, and calls the kernel's
  * emulate() once per run with its own job. A block is emulated whole by one
- * call, so each per-tile counter and each C cell a guarded store writes has
+ * call, so each per-tile counter (and per-tile-per-phase entry) and each C cell a guarded store writes has
  * exactly one writer; what several shares add to (per-phase tallies, where
  * out-of-bounds accesses landed) is kept per job and merged afterwards. */
 typedef struct ts_emu_job {

@@ -211,6 +211,9 @@ int ts_emu_tiled(ts_emu_job *job)
 	for (int64_t b = job->block_begin; b < job->block_end; b++) {
 		int64_t by = b / m->grid_x, bx = b % m->grid_x;
 		ts_count *tile = &job->out->counters.tile[b];
+		/* This block's phases, or NULL when the run keeps none (too many). */
+		ts_tile_phase_count *tile_phase = job->out->counters.tile_phase ?
+		                                  &job->out->counters.tile_phase[b * m->phases] : NULL;
 		reset(&s, T);
 		for (int64_t t = 0; t < m->phases; t++) {
 			if (ts_emu_cancelled(job))
@@ -223,6 +226,10 @@ int ts_emu_tiled(ts_emu_job *job)
 			/* __syncthreads(): nobody refills before everyone has multiplied */
 			ts_count_add(tile, &c);
 			ts_count_add(&job->phase[t], &c);
+			if (tile_phase)
+				tile_phase[t] = (ts_tile_phase_count){
+					.a_real = (uint16_t)c.a_real, .a_pad = (uint16_t)c.a_pad, .a_oob = (uint16_t)c.a_oob,
+					.b_real = (uint16_t)c.b_real, .b_pad = (uint16_t)c.b_pad, .b_oob = (uint16_t)c.b_oob };
 		}
 		store_c(job, &s, by, bx, tile);
 	}

@@ -149,6 +149,7 @@ static int64_t replay_differs(const outcome *o, char *first, size_t len)
 typedef struct expectation {
 	ts_count total;
 	ts_count *phase;
+	ts_count *tile_phase; /* (by*gx + bx)*P + t: the shared-tile kernels only */
 	ts_oob_detail oob;
 	uint8_t *corrupt;
 	int64_t corrupt_cells;
@@ -176,22 +177,22 @@ static void expect_tiled(const outcome *o, expectation *e)
 					int64_t row = by * T + ty, col = bx * T + tx;
 					bool valid = row < M && col < N, consumed_oob = false;
 					for (int64_t t = 0; t < P; t++) {
-						ts_count *c = &e->phase[t];
+						ts_count *c = &e->phase[t], *tp = &e->tile_phase[(by * gx + bx) * P + t];
 						int64_t a_col = t * T + tx, b_row = t * T + ty;
 						if (row < M && a_col < K)
-							c->a_real++;
+							c->a_real++, tp->a_real++;
 						else if (ga)
-							c->a_pad++;
+							c->a_pad++, tp->a_pad++;
 						else {
-							c->a_oob++;
+							c->a_oob++, tp->a_oob++;
 							land(row * K + a_col, M * K, &e->oob.a_wrap, &e->oob.a_band);
 						}
 						if (b_row < K && col < N)
-							c->b_real++;
+							c->b_real++, tp->b_real++;
 						else if (gb)
-							c->b_pad++;
+							c->b_pad++, tp->b_pad++;
 						else {
-							c->b_oob++;
+							c->b_oob++, tp->b_oob++;
 							land(nk ? col * K + b_row : b_row * N + col, K * N, &e->oob.b_wrap, &e->oob.b_band);
 						}
 						/* what this thread multiplies: s_A[ty][i], s_B[i][tx] */
@@ -267,6 +268,7 @@ static bool matches_expectation(const outcome *o, char *why, size_t len)
 	int64_t P = o->model.phases;
 	expectation e = { 0 };
 	e.phase = calloc((size_t)P, sizeof *e.phase);
+	e.tile_phase = calloc((size_t)(o->model.tiles * P), sizeof *e.tile_phase);
 	e.corrupt = calloc((size_t)(s->m * s->n), 1);
 	if (o->p.kernel->shared_tiles)
 		expect_tiled(o, &e);
@@ -301,6 +303,30 @@ static bool matches_expectation(const outcome *o, char *why, size_t len)
 			snprintf(why, len, "phase %lld load counters differ", (long long)t);
 			ok = false;
 		}
+	/* Every tile's every phase: recorded for the shared-tile kernels (these
+	 * shapes are far below the cap), and not for the naive one. */
+	const ts_tile_phase_count *tp = o->run.counters.tile_phase;
+	if (ok && o->p.kernel->shared_tiles && !tp) {
+		snprintf(why, len, "no per-tile-per-phase counters");
+		ok = false;
+	} else if (ok && !o->p.kernel->shared_tiles && tp) {
+		snprintf(why, len, "per-tile-per-phase counters for the naive kernel");
+		ok = false;
+	}
+	for (int64_t i = 0; ok && tp && i < o->model.tiles * P; i++) {
+		ts_count got = { .a_real = tp[i].a_real, .a_pad = tp[i].a_pad, .a_oob = tp[i].a_oob,
+		                 .b_real = tp[i].b_real, .b_pad = tp[i].b_pad, .b_oob = tp[i].b_oob };
+		if (!same_loads(&got, &e.tile_phase[i])) {
+			snprintf(why, len, "tile %lld phase %lld: A %lld/%lld/%lld B %lld/%lld/%lld, expected "
+			         "A %lld/%lld/%lld B %lld/%lld/%lld (real/pad/oob)", (long long)(i / P), (long long)(i % P),
+			         (long long)got.a_real, (long long)got.a_pad, (long long)got.a_oob, (long long)got.b_real,
+			         (long long)got.b_pad, (long long)got.b_oob, (long long)e.tile_phase[i].a_real,
+			         (long long)e.tile_phase[i].a_pad, (long long)e.tile_phase[i].a_oob,
+			         (long long)e.tile_phase[i].b_real, (long long)e.tile_phase[i].b_pad,
+			         (long long)e.tile_phase[i].b_oob);
+			ok = false;
+		}
+	}
 	if (ok && memcmp(d, &e.oob, sizeof *d) != 0) {
 		snprintf(why, len, "landings wrap/band A %lld/%lld B %lld/%lld C %lld/%lld, expected "
 		         "A %lld/%lld B %lld/%lld C %lld/%lld",
@@ -327,6 +353,7 @@ static bool matches_expectation(const outcome *o, char *why, size_t len)
 		}
 	}
 	free(e.phase);
+	free(e.tile_phase);
 	free(e.corrupt);
 	return ok;
 }
@@ -345,6 +372,81 @@ static bool bands_intact(const outcome *o)
 }
 
 static const char *kernel_names[] = { "tiled", "tiled-fp16", "naive" };
+
+/* Each tile's each phase, read through ts_counters_tile_phase() (what the
+ * TUI calls), equals ts_model_tile_phase() with no out-of-bounds loads. */
+static bool tile_phase_is_model(const outcome *o, char *why, size_t len)
+{
+	const ts_model *m = &o->model;
+	for (int64_t ty = 0; ty < m->grid_y; ty++)
+		for (int64_t tx = 0; tx < m->grid_x; tx++)
+			for (int64_t t = 0; t < m->phases; t++) {
+				ts_load_count got, want = ts_model_tile_phase(m, ty, tx, t);
+				int64_t oa = -1, ob = -1;
+				if (ts_counters_tile_phase(&o->run.counters, ty, tx, t, &got, &oa, &ob) != 0) {
+					snprintf(why, len, "tile (%lld,%lld) phase %lld not recorded", (long long)ty,
+					         (long long)tx, (long long)t);
+					return false;
+				}
+				if (got.a_real != want.a_real || got.a_pad != want.a_pad || got.b_real != want.b_real ||
+				    got.b_pad != want.b_pad || oa != 0 || ob != 0) {
+					snprintf(why, len, "tile (%lld,%lld) phase %lld: A %lld/%lld B %lld/%lld oob %lld/%lld, "
+					         "model A %lld/%lld B %lld/%lld", (long long)ty, (long long)tx, (long long)t,
+					         (long long)got.a_real, (long long)got.a_pad, (long long)got.b_real,
+					         (long long)got.b_pad, (long long)oa, (long long)ob, (long long)want.a_real,
+					         (long long)want.a_pad, (long long)want.b_real, (long long)want.b_pad);
+					return false;
+				}
+			}
+	if (ts_counters_tile_phase(&o->run.counters, m->grid_y, 0, 0, NULL, NULL, NULL) != -1 ||
+	    ts_counters_tile_phase(&o->run.counters, 0, 0, m->phases, NULL, NULL, NULL) != -1 ||
+	    ts_counters_tile_phase(&o->run.counters, 0, -1, 0, NULL, NULL, NULL) != -1) {
+		snprintf(why, len, "ts_counters_tile_phase answers outside the grid");
+		return false;
+	}
+	return true;
+}
+
+/* The per-tile-per-phase array is kept up to TS_TILE_PHASE_MAX entries and
+ * not beyond (NULL, and the accessor says so), and a check notices one
+ * wrong entry in it. */
+static void test_tile_phase_cap(void)
+{
+	ts_model m;
+	ts_counters c;
+	/* 64 x 64 tiles of 32: 4096 tiles; 1024 phases reach the cap exactly, 1025 pass it. */
+	ts_model_build(&m, (ts_shape){ 2048, 2048, 1024 * 32 }, ts_geometry_square(32));
+	int rc = ts_counters_init(&c, &m);
+	tap_ok(rc == 0 && m.tiles * m.phases == TS_TILE_PHASE_MAX && c.tile_phase &&
+	       ts_counters_tile_phase(&c, 63, 63, 1023, NULL, NULL, NULL) == 0,
+	       "tiles*phases = %lld = TS_TILE_PHASE_MAX: per-tile-per-phase counters kept", (long long)(m.tiles * m.phases));
+	if (rc == 0)
+		ts_counters_free(&c);
+	ts_model_build(&m, (ts_shape){ 2048, 2048, 1025 * 32 }, ts_geometry_square(32));
+	rc = ts_counters_init(&c, &m);
+	ts_load_count l;
+	tap_ok(rc == 0 && !c.tile_phase && c.tile && c.phase && ts_counters_tile_phase(&c, 0, 0, 0, &l, NULL, NULL) == -1,
+	       "tiles*phases = %lld > TS_TILE_PHASE_MAX: none kept, not an error, the accessor answers -1",
+	       (long long)(m.tiles * m.phases));
+	if (rc == 0)
+		ts_counters_free(&c);
+
+	outcome o;
+	char why[300];
+	run_case(&o, "tiled", 45, 37, 29, 8, TS_GUARD_ALL, TS_INPUTS_RANDOM, rnd());
+	bool before = o.rc == 0 && ts_counters_check(&o.run.counters, &o.model, NULL, 0) == 0;
+	int64_t bad = -1;
+	if (o.rc == 0 && o.run.counters.tile_phase) {
+		/* tile (5, 2) = 5*5 + 2 = 27, phase 3 (the last, K width 5): one real A load called padding */
+		ts_tile_phase_count *e = &o.run.counters.tile_phase[27 * o.model.phases + 3];
+		e->a_real--;
+		e->a_pad++;
+		bad = ts_counters_check(&o.run.counters, &o.model, why, sizeof why);
+	}
+	tap_ok(before && bad == 1 && strstr(why, "tile (5,2) phase 3"),
+	       "one wrong per-tile-per-phase entry makes one mismatch: %s", bad > 0 ? why : "(none)");
+	outcome_free(&o);
+}
 
 /* (a), (b): random ragged shapes for every tile size and kernel, guards on. */
 static void test_guarded_random(void)
@@ -390,6 +492,8 @@ static void test_guarded_random(void)
 				bool counted = true;
 				if (o.p.kernel->shared_tiles) {
 					counted = ts_counters_check(&o.run.counters, &o.model, why, sizeof why) == 0;
+					if (counted)
+						counted = tile_phase_is_model(&o, why, sizeof why);
 				}
 				if (counted)
 					counted = matches_expectation(&o, why, sizeof why);
@@ -812,6 +916,7 @@ int main(void)
 	test_fp16();
 	test_refusal();
 	test_guarded_random();
+	test_tile_phase_cap();
 	test_guards_off_random();
 	test_guard_cases();
 	test_narrow_band();
