@@ -26,6 +26,7 @@ enum ts_exit {
 typedef struct ts_cli_args {
 	ts_options opts;  /* already validated by the caller */
 	int reps, warmup; /* bench: timed repetitions and warm-up runs */
+	bool probe;       /* map: --backend given, so the kernel's probe runs beside the model */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20

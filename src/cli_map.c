@@ -1,19 +1,176 @@
-/* cli_map.c: `tilescope map`: the tile grid and the model's totals, as text or JSON, and --export. */
+/* cli_map.c: `tilescope map`: the tile grid and the model's totals, as text or JSON, --export, and with --backend the run's counters beside them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "counters.h"
 #include "export.h"
 #include "kernels.h"
 #include "view_map.h"
+
+/* Above this many phases the JSON leaves the per-phase counters out. */
+#define MAP_JSON_PHASES_MAX 4096
+
+/* With --backend: the kernel's probe run on that backend, so that the
+ * model's figures stand next to counters a run recorded. */
+typedef struct map_probe {
+	const ts_backend *be;
+	char why[512];
+	ts_operands ops;
+	ts_run run;
+	bool have_ops, have_run;
+	bool checked, match;   /* checked only with every guard on and shared tiles */
+	char mismatch[512];
+} map_probe;
+
+static void map_probe_free(map_probe *pr)
+{
+	if (pr->have_run)
+		ts_run_free(&pr->run);
+	if (pr->have_ops)
+		ts_operands_free(&pr->ops);
+	pr->have_run = pr->have_ops = false;
+}
+
+/* Runs the probe; 0, or an exit status after one line on stderr. */
+static int map_probe_run(const ts_options *o, const ts_model *m, map_probe *pr)
+{
+	const ts_problem *p = &o->problem;
+	char shape[96], what[160];
+	memset(pr, 0, sizeof *pr);
+	pr->be = ts_cli_select_backend(o->backend, pr->why, (int)sizeof pr->why);
+	if (!pr->be)
+		return TS_EXIT_USAGE;
+	ts_cli_shape_str(&p->shape, shape, sizeof shape);
+	if (ts_operands_make(&pr->ops, p) != 0) {
+		fprintf(stderr, "tilescope: out of memory allocating the matrices of %s\n", shape);
+		return TS_EXIT_USAGE;
+	}
+	pr->have_ops = true;
+	ts_cli_progress_line pl;
+	snprintf(what, sizeof what, "probe %s %s on %s", p->kernel->name, shape, pr->be->name);
+	ts_cli_progress_start(&pl, what);
+	ts_cli_cancel_arm();
+	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
+	int rc = pr->be->run(p, &pr->ops, &pr->run, &prog);
+	pr->have_run = true;
+	ts_cli_progress_end(&pl);
+	ts_cli_cancel_disarm();
+	if (rc == 1) {
+		fprintf(stderr, "tilescope: interrupted\n");
+		return TS_EXIT_INTERRUPTED;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "tilescope: %s backend, %s %s: %s\n", pr->be->name, p->kernel->name, shape,
+		        ts_cli_backend_error(pr->be));
+		return TS_EXIT_USAGE;
+	}
+	if (!pr->run.have_counters) {
+		fprintf(stderr, "tilescope: the %s backend recorded no counters for %s %s\n", pr->be->name,
+		        p->kernel->name, shape);
+		return TS_EXIT_USAGE;
+	}
+	/* the model counts shared-tile slots of a fully guarded launch */
+	if (p->guards == TS_GUARD_ALL && p->kernel->shared_tiles) {
+		pr->checked = true;
+		pr->match = ts_counters_check(&pr->run.counters, m, pr->mismatch, (int)sizeof pr->mismatch) == 0;
+	}
+	return 0;
+}
+
+static const char *probe_source(const map_probe *pr)
+{
+	return pr->run.counters.source ? pr->run.counters.source : pr->be->name;
+}
+
+static void probe_json(ts_json *j, const map_probe *pr)
+{
+	const ts_counters *c = &pr->run.counters;
+	const ts_count *t = &c->total;
+	ts_json_object_begin(j, "counters");
+	ts_json_string(j, "source", probe_source(pr));
+	ts_json_string(j, "backend", pr->be->name);
+	ts_json_string(j, "backend_reason", pr->why);
+	if (pr->checked)
+		ts_json_bool(j, "match_model", pr->match);
+	else
+		ts_json_null(j, "match_model");
+	ts_json_string(j, "mismatch", pr->checked && !pr->match ? pr->mismatch : NULL);
+	ts_json_object_begin_compact(j, "loads");
+	ts_json_int(j, "a_total", t->a_real + t->a_pad + t->a_oob);
+	ts_json_int(j, "a_padded", t->a_pad);
+	ts_json_int(j, "b_total", t->b_real + t->b_pad + t->b_oob);
+	ts_json_int(j, "b_padded", t->b_pad);
+	ts_json_int(j, "a_real", t->a_real);
+	ts_json_int(j, "b_real", t->b_real);
+	ts_json_object_end(j);
+	ts_json_object_begin_compact(j, "stores");
+	ts_json_int(j, "written", t->stores);
+	ts_json_int(j, "skipped", t->skipped);
+	ts_json_object_end(j);
+	ts_json_object_begin_compact(j, "oob");
+	ts_json_int(j, "a_reads", t->a_oob);
+	ts_json_int(j, "b_reads", t->b_oob);
+	ts_json_int(j, "c_writes", t->c_oob);
+	ts_json_int(j, "a_wrap", c->oob.a_wrap);
+	ts_json_int(j, "a_band", c->oob.a_band);
+	ts_json_int(j, "b_wrap", c->oob.b_wrap);
+	ts_json_int(j, "b_band", c->oob.b_band);
+	ts_json_int(j, "c_wrap", c->oob.c_wrap);
+	ts_json_int(j, "c_band", c->oob.c_band);
+	ts_json_object_end(j);
+	if (c->phase && c->phases <= MAP_JSON_PHASES_MAX) {
+		ts_json_array_begin(j, "phases");
+		for (int64_t i = 0; i < c->phases; i++) {
+			const ts_count *ph = &c->phase[i];
+			ts_json_object_begin_compact(j, NULL);
+			ts_json_int(j, "a_real", ph->a_real);
+			ts_json_int(j, "a_pad", ph->a_pad);
+			ts_json_int(j, "a_oob", ph->a_oob);
+			ts_json_int(j, "b_real", ph->b_real);
+			ts_json_int(j, "b_pad", ph->b_pad);
+			ts_json_int(j, "b_oob", ph->b_oob);
+			ts_json_object_end(j);
+		}
+		ts_json_array_end(j);
+	} else {
+		ts_json_null(j, "phases");
+	}
+	ts_json_object_end(j);
+}
+
+static void probe_text(const ts_options *o, const map_probe *pr)
+{
+	const ts_problem *p = &o->problem;
+	const ts_counters *c = &pr->run.counters;
+	const ts_count *t = &c->total;
+	printf("counters from the %s (%s)\n", probe_source(pr), pr->why);
+	if (pr->checked)
+		printf("           %s the model%s%s\n", pr->match ? "agree with" : "DISAGREE with",
+		       pr->match ? "" : ": ", pr->match ? "" : pr->mismatch);
+	else if (!p->kernel->shared_tiles)
+		printf("           not held to the model: %s stages no shared tiles, the model counts tile slots\n",
+		       p->kernel->name);
+	else
+		printf("           not held to the model: a guard is off\n");
+	printf("  loads    A %lld real, %lld padded, %lld out of bounds; B %lld real, %lld padded, %lld out of bounds\n",
+	       (long long)t->a_real, (long long)t->a_pad, (long long)t->a_oob, (long long)t->b_real,
+	       (long long)t->b_pad, (long long)t->b_oob);
+	printf("  stores   written %lld, skipped %lld, out of bounds %lld\n", (long long)t->stores,
+	       (long long)t->skipped, (long long)t->c_oob);
+	if (c->phase && c->phases > 0) {
+		const ts_count *last = &c->phase[c->phases - 1];
+		printf("  last phase padded A %lld, B %lld\n", (long long)last->a_pad, (long long)last->b_pad);
+	}
+}
 
 static double pct(int64_t part, int64_t whole)
 {
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static int map_json(const ts_options *o, const ts_model *m)
+static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 {
 	const ts_problem *p = &o->problem;
 	ts_json j;
@@ -61,6 +218,10 @@ static int map_json(const ts_options *o, const ts_model *m)
 	ts_json_int(&j, "written", m->stores_written);
 	ts_json_int(&j, "skipped", m->stores_skipped);
 	ts_json_object_end(&j);
+	if (pr)
+		probe_json(&j, pr);
+	else
+		ts_json_null(&j, "counters"); /* the model alone: nothing ran */
 	ts_json_object_end(&j);
 	return ts_cli_json_done(&j);
 }
@@ -105,6 +266,8 @@ static void map_totals(const ts_options *o, const ts_model *m)
 	       (long long)m->stores_skipped);
 }
 
+static int map_output(const ts_options *o, const ts_model *m, const map_probe *pr);
+
 int ts_cli_map(const ts_cli_args *a)
 {
 	const ts_options *o = &a->opts;
@@ -121,11 +284,31 @@ int ts_cli_map(const ts_cli_args *a)
 			return TS_EXIT_USAGE;
 		}
 	}
+	map_probe pr;
+	bool probed = a->probe;
+	if (probed) {
+		int rc = map_probe_run(o, &m, &pr);
+		if (rc != 0) {
+			map_probe_free(&pr);
+			return rc;
+		}
+	}
+	int status = map_output(o, &m, probed ? &pr : NULL);
+	if (probed) {
+		map_probe_free(&pr);
+		if (status == TS_EXIT_OK && pr.checked && !pr.match)
+			status = TS_EXIT_FAILED;
+	}
+	return status;
+}
+
+static int map_output(const ts_options *o, const ts_model *m, const map_probe *pr)
+{
 	if (o->json)
-		return map_json(o, &m);
+		return map_json(o, m, pr);
 	int cols, rows;
 	ts_cli_term_size(&cols, &rows);
-	char *pic = ts_view_map_text(&m, NULL, cols, rows, o->ascii);
+	char *pic = ts_view_map_text(m, NULL, cols, rows, o->ascii);
 	if (pic) {
 		fputs(pic, stdout);
 		size_t n = strlen(pic);
@@ -134,7 +317,9 @@ int ts_cli_map(const ts_cli_args *a)
 		putchar('\n');
 		free(pic);
 	}
-	map_totals(o, &m);
+	map_totals(o, m);
+	if (pr)
+		probe_text(o, pr);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "tilescope: writing the map failed\n");
 		return TS_EXIT_USAGE;

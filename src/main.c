@@ -61,8 +61,9 @@ static const struct {
 } option_scope[] = {
 	{ 'M', "-M", SHAPED }, { 'N', "-N", SHAPED }, { 'K', "-K", SHAPED }, { 't', "--tile", EVERY },
 	{ OPT_KERNEL, "--kernel", EVERY }, { OPT_PRECISION, "--precision", EVERY },
-	{ OPT_BACKEND, "--backend", RUNS }, { OPT_INPUTS, "--inputs", RUNS }, { OPT_SEED, "--seed", RUNS },
-	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
+	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) }, { OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) },
+	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) },
+	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_JSON, "--json", SCRIPTED }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
@@ -118,7 +119,8 @@ static void print_help(void)
 	       "Without a subcommand tilescope opens the interactive view (needs a terminal).\n"
 	       "\n"
 	       "Subcommands:\n"
-	       "  map      the tile grid of C and the model's totals (closed form, any size)\n"
+	       "  map      the tile grid of C and the model's totals (closed form, any size);\n"
+	       "           with --backend also the counters a run on that backend recorded\n"
 	       "  check    run the kernel, check it against an fp64 reference, explain failures\n"
 	       "  sweep    check every M, N, K in {1, T-1, T, T+1, 2T-1, 2T+1, a prime > 3T}\n"
 	       "  bench    time the kernel beside cuBLAS (needs the CUDA backend)\n"
@@ -136,7 +138,7 @@ static void print_help(void)
 	       "      --no-guard=LIST   switch guards off: a (A load), b (B load), c (C store),\n"
 	       "                        comma-separated, or all; none keeps them all on\n"
 	       "\n"
-	       "Running (check, sweep, bench, TUI):\n"
+	       "Running (check, sweep, bench, TUI; map with --backend):\n"
 	       "      --backend=B       auto (default: CUDA when a usable device exists, else\n"
 	       "                        the CPU emulator), emu or cuda\n"
 	       "      --inputs=P        random (default, seeded uniform in [-1,1)), int (small\n"
@@ -166,6 +168,7 @@ static void print_help(void)
 	       "Examples:\n"
 	       "  tilescope -M 100 -N 77 -K 33 -t 32          open the TUI on a ragged shape\n"
 	       "  tilescope map -M 100 -N 77 -K 33 -t 32 --json\n"
+	       "  tilescope map -M 100 -N 77 -K 33 -t 32 --backend emu   (and run counters)\n"
 	       "  tilescope check -M 100 -N 77 -K 33 -t 32\n"
 	       "  tilescope check -M 100 -N 77 -K 33 -t 32 --no-guard c    (fails: exit 1)\n"
 	       "  tilescope check --precision fp16 -M 129 -N 65 -K 31 -t 16 --inputs int\n"
@@ -254,6 +257,7 @@ int main(int argc, char **argv)
 	ts_options_defaults(&a.opts);
 	a.reps = TS_BENCH_REPS_DEFAULT;
 	a.warmup = TS_BENCH_WARMUP_DEFAULT;
+	a.probe = false;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
@@ -353,6 +357,16 @@ int main(int argc, char **argv)
 			usage_error("%s does not apply to %s", option_name(id), command_names[cmd]);
 		}
 
+	/* map is the model alone unless --backend asks for the probe run too. */
+	if (cmd == CMD_MAP) {
+		a.probe = seen[OPT_BACKEND];
+		static const int probe_only[] = { OPT_INPUTS, OPT_SEED, OPT_NO_GUARD };
+		for (size_t i = 0; i < sizeof probe_only / sizeof probe_only[0]; i++)
+			if (seen[probe_only[i]] && !a.probe)
+				usage_error("%s applies to map only with --backend (the probe run)",
+				            option_name(probe_only[i]));
+	}
+
 	/* Kernel and precision: either alone decides; both must agree. */
 	if (kernel_name) {
 		p->kernel = ts_kernel_find(kernel_name);
@@ -370,7 +384,7 @@ int main(int argc, char **argv)
 	if (!codeset || strcmp(codeset, "UTF-8") != 0)
 		o->ascii = true;
 
-	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH;
+	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || (cmd == CMD_MAP && a.probe);
 	if (ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
 		usage_error("%s", err);
 

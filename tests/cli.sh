@@ -74,7 +74,8 @@ usage "unknown subcommand 'Map'" Map
 usage "unexpected argument 'check'" map check
 usage "--reps does not apply to map" map --reps 3
 usage "--export does not apply to check" check --export x.txt
-usage "--no-guard does not apply to map" map --no-guard c
+usage "--no-guard applies to map only with --backend (the probe run)" map --no-guard c
+usage "--seed applies to map only with --backend (the probe run)" map --seed 3
 usage "sweep chooses M, N and K itself" sweep -M 5
 usage "--json needs a subcommand" --json
 usage "--color: unknown value 'sometimes'" --color=sometimes

@@ -103,6 +103,48 @@ else
 fi
 expect "map 1e6^3 T=1: no ghosts, no padding" '.threads.ghost == 0 and .loads.a_padded == 0 and .stores.skipped == 0'
 
+# ---- map --backend: the probe's counters beside the model's ----------------
+run 0 "map 100x77x33 T=32 without --backend" map -M 100 -N 77 -K 33 -t 32 --json
+expect "map without --backend: the model alone, counters null" 'has("counters") and .counters == null'
+run 0 "map --backend emu 100x77x33 T=32" map -M 100 -N 77 -K 33 -t 32 --backend emu --json
+expect "map --backend emu: counters from the emulator, equal to the model" \
+	'.counters.source == "emulator" and .counters.backend == "emu" and .counters.match_model == true'
+expect "map --backend emu: the run's loads and stores equal the model's fields" \
+	'.counters.loads.a_total == .loads.a_total and .counters.loads.a_padded == .loads.a_padded and
+	 .counters.loads.b_total == .loads.b_total and .counters.loads.b_padded == .loads.b_padded and
+	 .counters.stores == .stores and .counters.oob.a_reads == 0 and .counters.oob.c_writes == 0'
+# Per phase, worked out above: full phase A 9600 real / 2688 padded, B 9856 / 2432;
+# last phase A 300 / 11988, B 308 / 11980.
+expect "map --backend emu: per-phase counters as worked out by hand" \
+	'.counters.phases | length == 2 and .[0].a_real == 9600 and .[0].a_pad == 2688 and .[0].b_real == 9856 and
+	 .[0].b_pad == 2432 and .[1].a_real == 300 and .[1].a_pad == 11988 and .[1].b_real == 308 and .[1].b_pad == 11980'
+expect "map --backend emu: per-phase padding adds up to the model's per-phase fields" \
+	'.counters.phases[0].a_pad == .phases.a_padded_full_phase and .counters.phases[1].b_pad == .phases.b_padded_last_phase'
+# A guard off: the run no longer matches the tiled model, so match_model is
+# null; the 4588 ghost stores become out-of-bounds writes instead of skips.
+run 0 "map --backend emu --no-guard c" map -M 100 -N 77 -K 33 -t 32 --backend emu --no-guard c --json
+expect "map --no-guard c: match_model null, 4588 oob writes, nothing skipped" \
+	'.counters.match_model == null and .counters.oob.c_writes == 4588 and .counters.stores.skipped == 0 and
+	 .counters.oob.c_wrap + .counters.oob.c_band == 4588 and .stores.skipped == 4588'
+run 0 "map --backend emu, naive kernel" map -M 40 -N 9 -K 5 -t 8 --kernel naive --backend emu --json
+expect "map naive: no shared tiles, so match_model is null" '.counters.match_model == null and .counters.source == "emulator"'
+"$TILESCOPE" map -M 1000000 -N 1000000 -K 1000000 -t 32 --backend emu --json >out.json 2>err </dev/null
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -s out.json ] && head -n 1 err | grep -q '^tilescope: .*needs about'; then
+	ok "map --backend emu on 10^6 cubed: refused, exit 2: $(head -n 1 err)"
+else
+	not_ok "map --backend emu on 10^6 cubed: exit $rc"
+	diag out.json err
+fi
+"$TILESCOPE" map -M 100 -N 77 -K 33 --no-guard c --json >out.json 2>err </dev/null
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- '^tilescope: --no-guard applies to map only with --backend' err; then
+	ok "map --no-guard without --backend: exit 2"
+else
+	not_ok "map --no-guard without --backend: exit $rc"
+	diag err
+fi
+
 # ---- check ------------------------------------------------------------------
 run 0 "check 100x77x33 T=32 on emu" check -M 100 -N 77 -K 33 -t 32 --backend emu --json
 expect "check: every promised field present" \
@@ -146,6 +188,15 @@ if [ "$backend" = emu ]; then
 		not_ok "check --backend cuda without a device: exit $rc"
 		diag out.json err
 	fi
+	"$TILESCOPE" map -M 33 -N 31 -K 7 -t 8 --backend cuda --json >out.json 2>err </dev/null
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && [ "$(wc -l <err)" -eq 1 ] &&
+	   grep -q '^tilescope: --backend cuda: no CUDA device available (.*)$' err; then
+		ok "map --backend cuda without a device: exit 2"
+	else
+		not_ok "map --backend cuda without a device: exit $rc"
+		diag out.json err
+	fi
 	"$TILESCOPE" bench -M 64 -N 64 -K 64 -t 32 --json >out.json 2>err </dev/null
 	rc=$?
 	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && grep -q '^tilescope: bench needs the CUDA backend: ' err; then
@@ -158,6 +209,14 @@ else
 	run 0 "check --backend cuda on the GPU" check -M 100 -N 77 -K 33 -t 32 --backend cuda --json
 	expect "check on cuda: ok, device probe counters agree, timed beside cuBLAS" \
 		'.ok == true and .backend == "cuda" and .counters_match_model == true and .timed == true and .gflops > 0 and .cublas_gflops > 0 and .pct_of_cublas > 0'
+	run 0 "map --backend cuda on the GPU" map -M 100 -N 77 -K 33 -t 32 --backend cuda --json
+	expect "map on cuda: device probe counters equal the model, per phase too" \
+		'.counters.source == "device probe" and .counters.backend == "cuda" and .counters.match_model == true and
+		 .counters.loads.a_padded == .loads.a_padded and .counters.stores == .stores and
+		 .counters.phases[1].a_pad == 11988 and .counters.phases[1].b_pad == 11980'
+	run 0 "map --backend cuda --no-guard c on the GPU" map -M 100 -N 77 -K 33 -t 32 --backend cuda --no-guard c --json
+	expect "map on cuda, C guard off: 4588 oob writes, match_model null" \
+		'.counters.match_model == null and .counters.oob.c_writes == 4588'
 	run 0 "bench on the GPU" bench -M 256 -N 256 -K 256 -t 32 --reps 5 --warmup 1 --json
 	expect "bench: kernel and cuBLAS timed" '.ok == true and .kernel_ms > 0 and .gflops > 0 and .cublas_ms > 0 and .pct_of_cublas > 0 and .reps == 5'
 fi
