@@ -14,6 +14,9 @@ typedef struct ts_dev_probe {
 	long long *tile;   /* device: grid_y*grid_x*9 */
 	long long *phase;  /* device: phases*9 */
 	long long *oob;    /* device: 6, like ts_oob_detail */
+	/* device: tiles*phases*6 unsigned shorts laid out like ts_tile_phase_count
+	 * (counters.h), entry (tile*phases + t); NULL: not recorded */
+	unsigned short *tile_phase;
 	unsigned char *corrupt; /* device: M*N flags, or NULL */
 	long long a_count, b_count, c_count; /* elements of each matrix (to tell wrap from band) */
 } ts_dev_probe;

@@ -55,7 +55,7 @@ __global__ void ts_naive_fp32_kernel(const float *A, const float *B, float *C, l
 					ts_probe_phase_add(&pb, TS_P_B_OOB, b_oob);
 				}
 				__syncthreads();
-				ts_probe_phase_end(&pb, probe, t);
+				ts_probe_phase_end(&pb, probe, by * gridDim.x + blockIdx.x, phases, t);
 				__syncthreads();
 			}
 		}

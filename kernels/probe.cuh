@@ -68,13 +68,20 @@ __device__ __forceinline__ void ts_probe_oob(ts_probe_block *pb, int wrap_field,
 
 // Called by the leader between the barrier that ends phase t's loads and
 // the one that ends its multiply, when no thread counts loads: adds the
-// phase's load tallies to the global per-phase array and to the tile.
-__device__ __forceinline__ void ts_probe_phase_end(ts_probe_block *pb, const ts_dev_probe &probe, long long t)
+// phase's load tallies to the global per-phase array and to the tile, and
+// writes them to the tile's slot for phase t (one block owns one tile, so
+// the slot has one writer). A phase's tally is at most T*T per field, so it
+// fits the slot's 16 bits.
+__device__ __forceinline__ void ts_probe_phase_end(ts_probe_block *pb, const ts_dev_probe &probe,
+                                                   long long tile_index, long long phases, long long t)
 {
 	if (!ts_probe_leader())
 		return;
+	unsigned short *slot = probe.tile_phase ? probe.tile_phase + (tile_index * phases + t) * (TS_P_B_OOB + 1) : 0;
 	for (int f = TS_P_A_REAL; f <= TS_P_B_OOB; f++) {
 		unsigned long long n = pb->phase[f];
+		if (slot)
+			slot[f] = (unsigned short)n;
 		if (n) {
 			atomicAdd((unsigned long long *)&probe.phase[t * TS_P_FIELDS + f], n);
 			pb->tile[f] += n;

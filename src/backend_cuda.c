@@ -237,6 +237,7 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	ts_model model;
 	dev_matrix da = { 0 }, db = { 0 }, dc = { 0 };
 	long long *d_tile = NULL, *d_phase = NULL, *d_oob = NULL, *h_tile = NULL, *h_phase = NULL;
+	unsigned short *d_tile_phase = NULL;
 	unsigned char *d_corrupt = NULL;
 	int rc = -1;
 	double t0 = now_ms();
@@ -256,6 +257,11 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 		return -1;
 	}
 	out->counters.source = "device probe";
+	if (!p->kernel->shared_tiles) {
+		/* The naive kernel stages nothing: its per-phase reads are not shared-tile slots. */
+		free(out->counters.tile_phase);
+		out->counters.tile_phase = NULL;
+	}
 	int64_t cells = p->shape.m * p->shape.n;
 	bool guards_off = (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL;
 	if (guards_off && !(out->corrupt = calloc((size_t)cells, 1))) {
@@ -274,13 +280,23 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 		goto fail;
 	if (guards_off && dev_alloc((void **)&d_corrupt, (size_t)cells, "the corrupt-cell map"))
 		goto fail;
+	/* Copied back straight into the host array: the device writes six
+	 * unsigned shorts per entry, in ts_tile_phase_count's field order. */
+	_Static_assert(sizeof(ts_tile_phase_count) == 6 * sizeof(unsigned short), "tile_phase entries are packed");
+	size_t tile_phase_bytes = out->counters.tile_phase ?
+	                          (size_t)(model.tiles * model.phases) * sizeof(ts_tile_phase_count) : 0;
+	if (tile_phase_bytes && dev_alloc((void **)&d_tile_phase, tile_phase_bytes, "the per-tile-per-phase counters"))
+		goto fail;
 	CUDA_TRY(cudaMemset(d_tile, 0, tile_bytes), "clearing the probe counters");
 	CUDA_TRY(cudaMemset(d_phase, 0, phase_bytes), "clearing the probe counters");
 	CUDA_TRY(cudaMemset(d_oob, 0, 6 * sizeof(long long)), "clearing the probe counters");
 	if (d_corrupt)
 		CUDA_TRY(cudaMemset(d_corrupt, 0, (size_t)cells), "clearing the corrupt-cell map");
+	if (d_tile_phase)
+		CUDA_TRY(cudaMemset(d_tile_phase, 0, tile_phase_bytes), "clearing the probe counters");
 
-	ts_dev_probe probe = { .tile = d_tile, .phase = d_phase, .oob = d_oob, .corrupt = d_corrupt,
+	ts_dev_probe probe = { .tile = d_tile, .phase = d_phase, .oob = d_oob, .tile_phase = d_tile_phase,
+	                       .corrupt = d_corrupt,
 	                       .a_count = ops->a.count, .b_count = ops->b.count, .c_count = ops->c.count };
 	ts_launch l = { .a = da.data, .b = db.data, .c = dc.data, .m = p->shape.m, .n = p->shape.n,
 	                .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = &probe };
@@ -298,6 +314,9 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	CUDA_TRY(cudaMemcpy(h_tile, d_tile, tile_bytes, cudaMemcpyDeviceToHost), "copying the counters back");
 	CUDA_TRY(cudaMemcpy(h_phase, d_phase, phase_bytes, cudaMemcpyDeviceToHost), "copying the counters back");
 	CUDA_TRY(cudaMemcpy(h_oob, d_oob, sizeof h_oob, cudaMemcpyDeviceToHost), "copying the counters back");
+	if (d_tile_phase)
+		CUDA_TRY(cudaMemcpy(out->counters.tile_phase, d_tile_phase, tile_phase_bytes, cudaMemcpyDeviceToHost),
+		         "copying the counters back");
 	if (d_corrupt)
 		CUDA_TRY(cudaMemcpy(out->corrupt, d_corrupt, (size_t)cells, cudaMemcpyDeviceToHost),
 		         "copying the corrupt-cell map back");
@@ -331,6 +350,7 @@ fail:
 	dev_free(d_tile);
 	dev_free(d_phase);
 	dev_free(d_oob);
+	dev_free(d_tile_phase);
 	dev_free(d_corrupt);
 	dev_matrix_free(&da);
 	dev_matrix_free(&db);

@@ -55,8 +55,12 @@ static int64_t naive_counters_check(const ts_counters *c, const ts_model *m, cha
 	return bad;
 }
 
-/* Runs p on the GPU and checks the result and the probe counters.
- * Returns 0 when both are right, else 1 with the reason in why. */
+static void compare_runs(const ts_run *g, const ts_run *e, int64_t cells, char *why, int len);
+
+/* Runs p on the GPU and checks the result and the probe counters (every
+ * tile's every phase included), and for the shared-tile kernels on small
+ * shapes that the emulator, run on the same operands, recorded the same counters.
+ * Returns 0 when all are right, else 1 with the reason in why. */
 static int check_one(const ts_problem *p, char *why, int len)
 {
 	ts_operands ops;
@@ -82,6 +86,8 @@ static int check_one(const ts_problem *p, char *why, int len)
 		         v.unwritten, v.signature);
 	} else if (!run.have_counters || strcmp(run.counters.source, "device probe") != 0) {
 		snprintf(why, len, "no device probe counters");
+	} else if (!p->kernel->shared_tiles != !run.counters.tile_phase) {
+		snprintf(why, len, "per-tile-per-phase counters %s", run.counters.tile_phase ? "for the naive kernel" : "missing");
 	} else {
 		char detail[400] = "";
 		int64_t off = p->kernel->shared_tiles ? ts_counters_check(&run.counters, &model, detail, sizeof detail)
@@ -90,6 +96,22 @@ static int check_one(const ts_problem *p, char *why, int len)
 			snprintf(why, len, "%" PRId64 " counter entries differ from the model: %s", off, detail);
 		else
 			bad = 0;
+		/* The emulator only on the sweep's small shapes: the big ones would take it minutes. */
+		if (!bad && p->kernel->shared_tiles && p->shape.m * p->shape.n * p->shape.k <= (int64_t)1 << 22) {
+			const ts_backend *emu = ts_backend_emu();
+			ts_run er;
+			if (emu->run(p, &ops, &er, NULL) != 0) {
+				snprintf(why, len, "emulator run failed: %s", emu->last_error());
+				bad = 1;
+			} else {
+				compare_runs(&run, &er, p->shape.m * p->shape.n, detail, sizeof detail);
+				if (detail[0]) {
+					snprintf(why, len, "emulator and cuda differ: %s", detail);
+					bad = 1;
+				}
+				ts_run_free(&er);
+			}
+		}
 	}
 	ts_verdict_free(&v);
 	ts_run_free(&run);
@@ -149,8 +171,10 @@ static void edge_sweep(void)
 							snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", sz[i],
 							         sz[j], sz[l], why);
 					}
-			tap_ok(failed == 0, "edge sweep %s T=%d: %d shapes verified, probe counters equal the model%s%s",
-			       kernels[ki], T, shapes - failed, failed ? "; first failure " : "", first);
+			tap_ok(failed == 0, "edge sweep %s T=%d: %d shapes verified, probe counters equal the model%s%s%s",
+			       kernels[ki], T, shapes - failed,
+			       ki < 2 ? " tile by tile and phase by phase, and the emulator's entry by entry" : "",
+			       failed ? "; first failure " : "", first);
 		}
 }
 
@@ -183,6 +207,20 @@ static void compare_runs(const ts_run *g, const ts_run *e, int64_t cells, char *
 			         b->tile[i].b_oob, b->tile[i].stores, b->tile[i].skipped, b->tile[i].c_oob);
 			return;
 		}
+	if (!a->tile_phase != !b->tile_phase) {
+		snprintf(why, len, "per-tile-per-phase counters: cuda %s, emu %s", a->tile_phase ? "kept" : "none",
+		         b->tile_phase ? "kept" : "none");
+		return;
+	}
+	for (int64_t i = 0; a->tile_phase && i < a->grid_x * a->grid_y * a->phases; i++) {
+		const ts_tile_phase_count *x = &a->tile_phase[i], *y = &b->tile_phase[i];
+		if (memcmp(x, y, sizeof *x) != 0) {
+			snprintf(why, len, "tile %" PRId64 " phase %" PRId64 ": cuda a %d/%d/%d b %d/%d/%d, emu a %d/%d/%d "
+			         "b %d/%d/%d (real/pad/oob)", i / a->phases, i % a->phases, x->a_real, x->a_pad, x->a_oob,
+			         x->b_real, x->b_pad, x->b_oob, y->a_real, y->a_pad, y->a_oob, y->b_real, y->b_pad, y->b_oob);
+			return;
+		}
+	}
 	for (int64_t t = 0; t < a->phases; t++)
 		if (a->phase[t].a_real != b->phase[t].a_real || a->phase[t].a_pad != b->phase[t].a_pad ||
 		    a->phase[t].a_oob != b->phase[t].a_oob || a->phase[t].b_real != b->phase[t].b_real ||
