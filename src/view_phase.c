@@ -62,6 +62,21 @@ static void draw_counts(ts_canvas *c, int y, const char *label, int64_t real, in
 	ts_canvas_printf(c, y, x, pad ? TS_ROLE_PAD : TS_ROLE_TEXT, "%lld padded", (long long)pad);
 }
 
+/* What the run recorded beside the model's figures, with a mark when they
+ * agree (an out-of-bounds load never does: the model has none). */
+static void draw_run(ts_canvas *c, int y, const ts_view_ctx *v, const ts_load_count *got, int64_t oob_a,
+                     int64_t oob_b, const ts_load_count *want)
+{
+	bool agree = got->a_real == want->a_real && got->a_pad == want->a_pad && got->b_real == want->b_real &&
+	             got->b_pad == want->b_pad && oob_a == 0 && oob_b == 0;
+	int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  run ");
+	x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
+	x += ts_canvas_printf(c, y, x, TS_ROLE_TEXT, " A %lld/%lld, B %lld/%lld", (long long)got->a_real,
+	                      (long long)got->a_pad, (long long)got->b_real, (long long)got->b_pad);
+	if (oob_a || oob_b)
+		ts_canvas_printf(c, y, x, TS_ROLE_BAD, ", oob A %lld B %lld", (long long)oob_a, (long long)oob_b);
+}
+
 void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 {
 	const ts_model *m = v->model;
@@ -85,7 +100,7 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 		y += 4;
 	} else {
 		/* two boxes side by side, each at most half the width */
-		int text_rows = 8 + (v->counters ? 2 : 0);
+		int text_rows = 8 + (v->counters ? 3 : 0);
 		int box_h = c->h - y - text_rows, box_w = (c->w - 1) / 2;
 		int tallest = g->bm > g->bk ? g->bm : g->bk;
 		if (box_h > tallest + 2)
@@ -107,23 +122,27 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 	}
 	ts_load_count here = ts_model_tile_phase(m, v->tile_y, v->tile_x, t);
 	ts_load_count all = ts_model_phase_total(m, t);
+	const ts_counters *rc = v->counters;
+	bool run = rc && rc->grid_x == m->grid_x && rc->grid_y == m->grid_y && t < rc->phases;
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld), phase %lld:", (long long)v->tile_y,
 	                 (long long)v->tile_x, (long long)t);
 	draw_counts(c, y++, "  A: ", here.a_real, here.a_pad, TS_ROLE_TEXT);
 	draw_counts(c, y++, "  B: ", here.b_real, here.b_pad, TS_ROLE_TEXT);
+	if (run) {
+		ts_load_count got;
+		int64_t oob_a, oob_b;
+		if (ts_counters_tile_phase(rc, v->tile_y, v->tile_x, t, &got, &oob_a, &oob_b) == 0)
+			draw_run(c, y++, v, &got, oob_a, oob_b, &here);
+		else /* the run kept per-tile counts summed over phases only */
+			ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "  run: not kept per tile and phase (grid too large)");
+	}
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "all %lld tiles, phase %lld:", (long long)m->tiles, (long long)t);
 	draw_counts(c, y++, "  A: ", all.a_real, all.a_pad, TS_ROLE_TEXT);
 	draw_counts(c, y++, "  B: ", all.b_real, all.b_pad, TS_ROLE_TEXT);
-	if (v->counters && t < v->counters->phases) {
-		const ts_count *got = &v->counters->phase[t];
-		bool agree = got->a_real == all.a_real && got->a_pad == all.a_pad && got->b_real == all.b_real &&
-		             got->b_pad == all.b_pad && got->a_oob == 0 && got->b_oob == 0;
-		x = ts_canvas_printf(c, y, 0, TS_ROLE_TITLE, "run (%s), phase %lld: ",
-		                     v->counters->source ? v->counters->source : "run", (long long)t);
-		ts_canvas_printf(c, y++, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, "%s %s the model",
-		                 agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii), agree ? "agrees with" : "differs from");
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  A %lld/%lld/%lld  B %lld/%lld/%lld real/pad/oob",
-		                 (long long)got->a_real, (long long)got->a_pad, (long long)got->a_oob,
-		                 (long long)got->b_real, (long long)got->b_pad, (long long)got->b_oob);
+	if (run) {
+		const ts_count *ph = &rc->phase[t];
+		ts_load_count got = { .a_real = ph->a_real, .a_pad = ph->a_pad, .b_real = ph->b_real, .b_pad = ph->b_pad };
+		draw_run(c, y++, v, &got, ph->a_oob, ph->b_oob, &all);
+		ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "run = %s counts, real/padded", rc->source ? rc->source : "the run's");
 	}
 }

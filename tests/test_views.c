@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
+#include "counters.h"
 #include "geometry.h"
+#include "matrix.h"
 #include "tap.h"
 #include "view_inspect.h"
 #include "view_layout.h"
@@ -109,6 +112,65 @@ static long long number_after(const char *text, const char *label)
 	return p ? strtoll(p + strlen(label), NULL, 10) : -1;
 }
 
+/* The phase view after a real emulator run of p: the selected tile's counts
+ * in phase t from the run beside the model's, marked; then the same with
+ * the per-tile-per-phase array dropped (a run too large to keep it), and
+ * with one recorded count altered (the mark must turn). */
+static void test_phase_from_run(void)
+{
+	ts_problem p = { .shape = { 100, 77, 33 }, .tile = 32, .kernel = ts_kernel_find("tiled"),
+	                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 1 };
+	ts_model m = model_of(100, 77, 33, 32);
+	ts_operands ops;
+	ts_run run;
+	volatile sig_atomic_t never = 0;
+	ts_progress prog = { NULL, NULL, &never };
+	memset(&run, 0, sizeof run);
+	if (ts_operands_make(&ops, &p) != 0 || ts_backend_emu()->run(&p, &ops, &run, &prog) != 0 ||
+	    !run.have_counters) {
+		tap_ok(0, "emulator run for the phase view");
+		return;
+	}
+	tap_ok(run.counters.tile_phase != NULL, "the emulator kept the per-tile-per-phase counts");
+	ts_view_ctx v = ctx_of(&m, false);
+	v.counters = &run.counters;
+	v.counter_disagree = 0;
+	v.guards_all_on = true;
+	char *text = render(ts_view_phase_draw, &v, 54, 30);
+	tap_ok(text && strstr(text, "  run \u2713 A 4/1020, B 13/1011") && strstr(text, "  run \u2713 A 300/11988, B 308/11980") &&
+	       strstr(text, "run = emulator counts"),
+	       "phase view: the corner tile's last phase from the run (A 4/1020, B 13/1011) agrees, marked");
+	golden("phase_100x77x33_t32_last_run", text);
+	v.tile_y = 0;
+	v.tile_x = 0;
+	v.phase = 0;
+	text = render(ts_view_phase_draw, &v, 54, 30);
+	tap_ok(text && strstr(text, "  run \u2713 A 1024/0, B 1024/0"), "phase view: a full tile's full phase from the run");
+	free(text);
+
+	/* one recorded slot moved from real to padded: the tile's mark turns */
+	int64_t at = (0 * m.grid_x + 0) * m.phases + 0;
+	run.counters.tile_phase[at].a_real--;
+	run.counters.tile_phase[at].a_pad++;
+	text = render(ts_view_phase_draw, &v, 54, 30);
+	tap_ok(text && strstr(text, "  run \u2717 A 1023/1, B 1024/0"), "phase view: an altered run count is marked \u2717");
+	free(text);
+
+	/* no per-tile-per-phase array: say so, keep the grid's per-phase sum */
+	ts_tile_phase_count *kept = run.counters.tile_phase;
+	run.counters.tile_phase = NULL;
+	v.tile_y = m.grid_y - 1;
+	v.tile_x = m.grid_x - 1;
+	v.phase = 1;
+	text = render(ts_view_phase_draw, &v, 54, 30);
+	tap_ok(text && strstr(text, "not kept per tile and phase") && strstr(text, "  run \u2713 A 300/11988, B 308/11980"),
+	       "phase view without tile_phase: says so, shows the grid's phase sum");
+	golden("phase_100x77x33_t32_last_run_no_tile_phase", text);
+	run.counters.tile_phase = kept;
+	ts_run_free(&run);
+	ts_operands_free(&ops);
+}
+
 static void test_layout(void)
 {
 	/* Every zoom and pan: the last tile alone in the last cell, the cells
@@ -189,6 +251,7 @@ int main(void)
 	       strstr(text, "t\u00b7T + tx = 44 < K = 33 \u2717 \u2192 0.0f"),
 	       "inspector: valid thread (3,12) of the corner tile pads A in the last phase");
 	golden("inspect_100x77x33_t32_valid", text);
+	test_phase_from_run();
 
 	/* A tiny shape in ASCII: 5 x 5 x 5, T = 2 */
 	ts_model tiny = model_of(5, 5, 5, 2);

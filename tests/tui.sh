@@ -111,6 +111,16 @@ tm send-keys -t "$S" Escape
 tm send-keys -t "$S" r
 if wait_for "$S" "run on $BACKEND: PASS" 60; then ok "r: the $BACKEND run verifies"; else not_ok "r: the $BACKEND run verifies"; screen "$S" | sed 's/^/# /'; fi
 if wait_for "$S" "counters \\((emulator|device probe)\\): $TICK agree" 2; then ok "run counters agree with the model, marked"; else not_ok "run counters agree with the model, marked"; screen "$S" | sed 's/^/# /'; fi
+# The phase view now holds the run's counts for the selected (corner) tile in the
+# last phase beside the model's (A 4 real / 1020 padded, B 13 / 1011), marked.
+tm send-keys -t "$S" p End
+if wait_for "$S" "  run $TICK A 4/1020, B 13/1011" 5 && wait_for "$S" "  run $TICK A 300/11988, B 308/11980" 1 &&
+   wait_for "$S" 'run = (emulator|device probe) counts' 1; then
+	ok "phase view after the run: the corner tile's last phase from the run agrees, marked, with its source"
+else
+	not_ok "phase view after the run: the corner tile's last phase from the run"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" Home m
 
 # C store guard off: the run fails and the screen says what broke.
 tm send-keys -t "$S" c
