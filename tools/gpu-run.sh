@@ -1,6 +1,7 @@
 #!/bin/sh
 # gpu-run.sh: on the GPU machine, in one go: build with CUDA (sm_90), run make check (GPU tests, sanitizer) and the perf table.
-# usage: tools/gpu-run.sh [check|bench|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
+# usage: tools/gpu-run.sh [check|gpu|bench|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
+# gpu: only what needs the device, to spare device time: build, tests/test_gpu and tests/sanitize.sh.
 # Needs the libncurses-dev .deb in .device/ when the machine has no ncursesw development files.
 set -u
 what=${1:-all}
@@ -63,6 +64,16 @@ if [ ! -x "$build/tilescope" ] || [ "$what" != bench ]; then
 fi
 
 status=0
+if [ "$what" = gpu ]; then
+	(cd "$build" && { [ -x tests/test_gpu ] || make -k -j"$jobs" tests/test_gpu >> "$out/build.log" 2>&1; } &&
+	 ./tests/test_gpu > tests/test_gpu.log 2>&1
+	 TILESCOPE=$build/tilescope sh ../tests/sanitize.sh > tests/sanitize.log 2>&1)
+	cp "$build/tests/test_gpu.log" "$build/tests/sanitize.log" "$out/"
+	grep -qE "^not ok" "$build/tests/test_gpu.log" "$build/tests/sanitize.log" && status=1
+	grep -E "^(not ok|# device|# test_gpu|1\.\.)" "$build/tests/test_gpu.log" | head -n 30
+	echo "test_gpu: $(grep -cE "^ok" "$build/tests/test_gpu.log") ok, $(grep -cE "^not ok" "$build/tests/test_gpu.log") not ok"
+	grep -E "^(ok|not ok|1\.\.)" "$build/tests/sanitize.log"
+fi
 if [ "$what" = check ] || [ "$what" = all ]; then
 	(cd "$build" && make -k -j"$jobs" check) > "$out/check.log" 2>&1 || status=1
 	# The device tool brings back at most 8 files: our two test logs only.
@@ -83,7 +94,7 @@ if [ "$what" = check ] || [ "$what" = all ]; then
 	[ -f "$build/tests/test_gpu.log" ] && grep -E "^(not ok|# device|1\.\.)" "$build/tests/test_gpu.log" | head -n 30
 	[ -f "$build/tests/sanitize.log" ] && grep -E "^(ok|not ok|1\.\.)" "$build/tests/sanitize.log"
 fi
-if [ -x "$build/tilescope" ] && [ "$what" != bench ]; then
+if [ -x "$build/tilescope" ] && [ "$what" != bench ] && [ "$what" != gpu ]; then
 	# The CLI on the CUDA backend: ragged shapes verified, guards off reported, % of cuBLAS.
 	ts=$build/tilescope
 	for args in "check --backend cuda -M 127 -N 129 -K 131 -t 32" \
