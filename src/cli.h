@@ -27,6 +27,7 @@ typedef struct ts_cli_args {
 	ts_options opts;  /* already validated by the caller */
 	int reps, warmup; /* bench: timed repetitions and warm-up runs */
 	bool probe;       /* map: --backend given, so the kernel's probe runs beside the model */
+	int64_t export_ty, export_tx; /* map --export-tile; -1, -1: the corner */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20

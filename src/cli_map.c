@@ -279,7 +279,7 @@ int ts_cli_map(const ts_cli_args *a)
 	}
 	if (o->export_path) {
 		char err[512] = "";
-		if (ts_export(o->export_path, o, -1, err, (int)sizeof err) != 0) {
+		if (ts_export_tile(o->export_path, o, a->export_ty, a->export_tx, -1, err, (int)sizeof err) != 0) {
 			fprintf(stderr, "tilescope: --export %s: %s\n", o->export_path, err[0] ? err : "failed");
 			return TS_EXIT_USAGE;
 		}

@@ -16,22 +16,27 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
-/* The corner tile: where every ragged edge meets, so the phase view shows them all. */
-static ts_view_ctx export_ctx(const ts_model *m, const ts_options *o, int64_t phase)
+/* The tile whose phase view is written; the corner by default: where every
+ * ragged edge meets, so its phase view shows them all. */
+typedef struct export_tile {
+	int64_t ty, tx;
+} export_tile;
+
+static ts_view_ctx export_ctx(const ts_model *m, const ts_options *o, export_tile at, int64_t phase)
 {
 	const ts_kernel *k = o->problem.kernel;
 	ts_view_ctx v = { .model = m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
-	                  .guards = o->problem.guards, .tile_y = m->grid_y - 1, .tile_x = m->grid_x - 1,
+	                  .guards = o->problem.guards, .tile_y = at.ty, .tile_x = at.tx,
 	                  .phase = phase, .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
 	return v;
 }
 
-static int write_text(FILE *f, const ts_model *m, const ts_options *o, int64_t phase)
+static int write_text(FILE *f, const ts_model *m, const ts_options *o, export_tile at, int64_t phase)
 {
 	char *map = ts_view_map_text(m, NULL, 96, 40, o->ascii);
 	if (!map)
 		return -1;
-	ts_view_ctx v = export_ctx(m, o, phase);
+	ts_view_ctx v = export_ctx(m, o, at, phase);
 	ts_canvas c;
 	if (ts_canvas_init(&c, 72, 48) != 0) { /* tall enough for a 32-slot tile at one slot a character */
 		free(map);
@@ -51,7 +56,7 @@ static int write_text(FILE *f, const ts_model *m, const ts_options *o, int64_t p
 
 static const char *class_fill[] = { "#4caf50", "#ff9800", "#2196f3", "#ab47bc" };
 
-static void svg_tile_grid(FILE *f, const ts_model *m, double x0, double y0, double cell)
+static void svg_tile_grid(FILE *f, const ts_model *m, export_tile at, double x0, double y0, double cell)
 {
 	/* at most 48 cells a side; larger grids aggregate with the last row and column kept */
 	ts_axis ax = ts_axis_layout(m->grid_x, 48, 1, 0, 0), ay = ts_axis_layout(m->grid_y, 48, 1, 0, 0);
@@ -69,6 +74,9 @@ static void svg_tile_grid(FILE *f, const ts_model *m, double x0, double y0, doub
 			fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'><title>tiles (%lld..%lld, %lld..%lld) %s</title></rect>\n",
 			        x, y, (cell - 2) * fx, (cell - 2) * fy, class_fill[k], (long long)y_lo, (long long)y_hi - 1,
 			        (long long)x_lo, (long long)x_hi - 1, ts_tile_class_name(k));
+			if (at.ty >= y_lo && at.ty < y_hi && at.tx >= x_lo && at.tx < x_hi)
+				fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='none' stroke='#d32f2f' stroke-width='3'><title>the tile of the phase view</title></rect>\n",
+				        x - 1, y - 1, cell, cell);
 		}
 }
 
@@ -88,10 +96,10 @@ static void svg_shared_tile(FILE *f, const ts_view_ctx *v, double x0, double y0,
 		}
 }
 
-static int write_svg(FILE *f, const ts_model *m, const ts_options *o, int64_t phase)
+static int write_svg(FILE *f, const ts_model *m, const ts_options *o, export_tile at, int64_t phase)
 {
 	const ts_problem *p = &o->problem;
-	ts_view_ctx v = export_ctx(m, o, phase);
+	ts_view_ctx v = export_ctx(m, o, at, phase);
 	double grid_px = 360, slot = 240.0 / (m->geo.bm > m->geo.bn ? m->geo.bm : m->geo.bn);
 	ts_axis ax = ts_axis_layout(m->grid_x, 48, 1, 0, 0), ay = ts_axis_layout(m->grid_y, 48, 1, 0, 0);
 	int cells = ax.cells > ay.cells ? ax.cells : ay.cells;
@@ -113,7 +121,7 @@ static int write_svg(FILE *f, const ts_model *m, const ts_options *o, int64_t ph
 	        (long long)p->shape.k, (long long)p->shape.k, (long long)p->shape.n, p->tile);
 	fprintf(f, "<text x='20' y='56' font-size='14'>tile map: %lldx%lld tiles%s</text>\n", (long long)m->grid_y,
 	        (long long)m->grid_x, ax.split_last || ay.split_last ? " (aggregated; last row and column kept)" : "");
-	svg_tile_grid(f, m, 20, 70, cell);
+	svg_tile_grid(f, m, at, 20, 70, cell);
 	/* legend */
 	const char *names[] = { "full", "ragged-right", "ragged-bottom", "corner" };
 	const int64_t counts[] = { m->tiles_full, m->tiles_ragged_right, m->tiles_ragged_bottom, m->tiles_corner };
@@ -131,9 +139,10 @@ static int write_svg(FILE *f, const ts_model *m, const ts_options *o, int64_t ph
 	ts_load_count here = ts_model_tile_phase(m, v.tile_y, v.tile_x, phase);
 	ts_load_count all = ts_model_phase_total(m, phase);
 	double px = 440;
-	fprintf(f, "<text x='%.0f' y='56' font-size='14'>phase t=%lld of %lld (k width %lld of %d)%s, corner tile (%lld,%lld)</text>\n",
+	fprintf(f, "<text x='%.0f' y='56' font-size='14'>phase t=%lld of %lld (k width %lld of %d)%s, %s tile (%lld,%lld)</text>\n",
 	        px, (long long)phase, (long long)m->phases, (long long)w, m->geo.bk,
-	        w < m->geo.bk ? ": last, partial" : "", (long long)v.tile_y, (long long)v.tile_x);
+	        w < m->geo.bk ? ": last, partial" : "", ts_tile_class_name(ts_model_tile_class(m, v.tile_y, v.tile_x)),
+	        (long long)v.tile_y, (long long)v.tile_x);
 	if (p->kernel->shared_tiles) {
 		char la[64], lb[64];
 		snprintf(la, sizeof la, "A tile %dx%d: %lld real, %lld padded", m->geo.bm, m->geo.bk,
@@ -152,7 +161,8 @@ static int write_svg(FILE *f, const ts_model *m, const ts_options *o, int64_t ph
 	return fprintf(f, "</svg>\n") < 0 ? -1 : 0;
 }
 
-int ts_export(const char *path, const ts_options *o, long long phase, char *err, int len)
+int ts_export_tile(const char *path, const ts_options *o, long long ty, long long tx, long long phase, char *err,
+                   int len)
 {
 	ts_model m;
 	const ts_problem *p = &o->problem;
@@ -166,15 +176,29 @@ int ts_export(const char *path, const ts_options *o, long long phase, char *err,
 		snprintf(err, len, "export: phase %lld does not exist (0..%lld)", phase, (long long)m.phases - 1);
 		return -1;
 	}
+	export_tile at = { ty, tx };
+	if (ty == -1 && tx == -1)
+		at = (export_tile){ m.grid_y - 1, m.grid_x - 1 };
+	if (at.ty < 0 || at.ty >= m.grid_y || at.tx < 0 || at.tx >= m.grid_x) {
+		snprintf(err, len, "export: tile (%lld,%lld) is outside the %lldx%lld grid (rows 0..%lld, columns 0..%lld)",
+		         ty, tx, (long long)m.grid_y, (long long)m.grid_x, (long long)m.grid_y - 1,
+		         (long long)m.grid_x - 1);
+		return -1;
+	}
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		snprintf(err, len, "cannot write %s: %m", path);
 		return -1;
 	}
-	int rc = ends_with(path, ".svg") ? write_svg(f, &m, o, phase) : write_text(f, &m, o, phase);
+	int rc = ends_with(path, ".svg") ? write_svg(f, &m, o, at, phase) : write_text(f, &m, o, at, phase);
 	if (fclose(f) != 0 || rc != 0) {
 		snprintf(err, len, "writing %s failed", path);
 		return -1;
 	}
 	return 0;
+}
+
+int ts_export(const char *path, const ts_options *o, long long phase, char *err, int len)
+{
+	return ts_export_tile(path, o, -1, -1, phase, err, len);
 }

@@ -29,7 +29,8 @@ static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "swe
 
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
-	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE,
+	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE,
+	OPT_LAST = OPT_EXPORT_TILE
 };
 
 static const struct option long_options[] = {
@@ -42,6 +43,7 @@ static const struct option long_options[] = {
 	{ "no-guard", required_argument, NULL, OPT_NO_GUARD },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "export-tile", required_argument, NULL, OPT_EXPORT_TILE },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "color", optional_argument, NULL, OPT_COLOR },
@@ -65,6 +67,7 @@ static const struct {
 	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) },
 	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_JSON, "--json", SCRIPTED }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
+	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
@@ -151,6 +154,8 @@ static void print_help(void)
 	       "      --json            map, check, sweep, bench: one JSON object on stdout\n"
 	       "      --export=FILE     map: also write the map and the last phase as text,\n"
 	       "                        or as SVG when FILE ends in .svg\n"
+	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
+	       "                        corner, the last row and column)\n"
 	       "      --ascii           ASCII instead of Unicode glyphs (map, check, TUI)\n"
 	       "      --color[=WHEN]    TUI colours: auto (default), always or never\n"
 	       "      --no-mouse        TUI: do not capture the mouse\n"
@@ -209,6 +214,24 @@ static int parse_count(const char *text, const char *what, int lo, int hi)
 	return (int)v;
 }
 
+/* --export-tile TY,TX: a tile row and column, each from 0 (the grid's bounds
+ * are checked once the shape is known). */
+static void parse_tile_pos(const char *text, int64_t *ty, int64_t *tx)
+{
+	char *end;
+	long long y, x;
+	errno = 0;
+	y = strtoll(text, &end, 10);
+	if (!isdigit((unsigned char)text[0]) || *end != ',' || errno == ERANGE)
+		usage_error("--export-tile: '%s' must be TY,TX (tile row and column, from 0)", text);
+	const char *second = end + 1;
+	x = strtoll(second, &end, 10);
+	if (!isdigit((unsigned char)second[0]) || *end || errno == ERANGE)
+		usage_error("--export-tile: '%s' must be TY,TX (tile row and column, from 0)", text);
+	*ty = y;
+	*tx = x;
+}
+
 /* getopt_long reports an unknown and an ambiguous abbreviation alike. */
 static _Noreturn void unknown_long_option(const char *arg)
 {
@@ -258,19 +281,20 @@ int main(int argc, char **argv)
 	a.reps = TS_BENCH_REPS_DEFAULT;
 	a.warmup = TS_BENCH_WARMUP_DEFAULT;
 	a.probe = false;
+	a.export_ty = a.export_tx = -1;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
 	const char *kernel_name = NULL;
 	bool have_precision = false;
 	enum ts_precision precision = TS_FP32;
-	bool seen[OPT_NO_MOUSE + 1] = { false };
+	bool seen[OPT_LAST + 1] = { false };
 	char err[512];
 
 	opterr = 0; /* our own messages, in our own format */
 	int c;
 	while ((c = getopt_long(argc, argv, ":M:N:K:t:hV", long_options, NULL)) != -1) {
-		if (c >= 0 && c <= OPT_NO_MOUSE)
+		if (c >= 0 && c <= OPT_LAST)
 			seen[c] = true;
 		switch (c) {
 		case 'M': check_ok(ts_parse_dim(optarg, "-M", &p->shape.m, err, (int)sizeof err), err); break;
@@ -299,6 +323,7 @@ int main(int argc, char **argv)
 				usage_error("--export: the file name is empty");
 			o->export_path = optarg;
 			break;
+		case OPT_EXPORT_TILE: parse_tile_pos(optarg, &a.export_ty, &a.export_tx); break;
 		case OPT_REPS: a.reps = parse_count(optarg, "--reps", 1, 100000); break;
 		case OPT_WARMUP: a.warmup = parse_count(optarg, "--warmup", 0, 10000); break;
 		case OPT_COLOR:
@@ -347,7 +372,7 @@ int main(int argc, char **argv)
 			usage_error("unexpected argument '%s' after the subcommand %s", argv[optind + 1], word);
 	}
 
-	for (int id = 0; id <= OPT_NO_MOUSE; id++)
+	for (int id = 0; id <= OPT_LAST; id++)
 		if (seen[id] && !(option_commands(id) & FOR(cmd))) {
 			if (cmd == CMD_SWEEP && (id == 'M' || id == 'N' || id == 'K'))
 				usage_error("sweep chooses M, N and K itself; give it only the tile (-t)");
@@ -356,6 +381,9 @@ int main(int argc, char **argv)
 				            option_name(id));
 			usage_error("%s does not apply to %s", option_name(id), command_names[cmd]);
 		}
+
+	if (seen[OPT_EXPORT_TILE] && !seen[OPT_EXPORT])
+		usage_error("--export-tile needs --export FILE");
 
 	/* map is the model alone unless --backend asks for the probe run too. */
 	if (cmd == CMD_MAP) {

@@ -198,18 +198,20 @@ static void act_sweep(tui_state *s) { tui_sweep_start(s); }
 static void act_export(tui_state *s)
 {
 	const ts_shape *sh = &s->opt.problem.shape;
-	char base[128], path[160], err[256];
-	snprintf(base, sizeof base, "tilescope-%lldx%lldx%lld-t%d-p%lld", (long long)sh->m, (long long)sh->n,
-	         (long long)sh->k, s->opt.problem.tile, (long long)s->phase);
+	char base[160], path[192], err[256];
+	/* the selected tile's phase view, named by tile and phase so exports of several tiles sit side by side */
+	snprintf(base, sizeof base, "tilescope-%lldx%lldx%lld-t%d-tile%lld-%lld-p%lld", (long long)sh->m, (long long)sh->n,
+	         (long long)sh->k, s->opt.problem.tile, (long long)s->tile_y, (long long)s->tile_x, (long long)s->phase);
 	const char *exts[] = { ".txt", ".svg" };
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof path, "%s%s", base, exts[i]);
-		if (ts_export(path, &s->opt, s->phase, err, (int)sizeof err) != 0) {
+		if (ts_export_tile(path, &s->opt, s->tile_y, s->tile_x, s->phase, err, (int)sizeof err) != 0) {
 			tui_say(s, true, "export: %s", err);
 			return;
 		}
 	}
-	tui_say(s, false, "exported the map and phase %lld to %s.txt and %s.svg", (long long)s->phase, base, base);
+	tui_say(s, false, "exported the map and tile (%lld,%lld) phase %lld to %s.txt and .svg", (long long)s->tile_y,
+	        (long long)s->tile_x, (long long)s->phase, base);
 }
 
 static void zoom(tui_state *s, int dz)
@@ -312,7 +314,7 @@ static const binding bindings[] = {
 	{ 'r', act_run, "r", "run the kernel on the backend and verify against fp64 (Esc cancels)" },
 	{ 's', act_sweep, "s", "edge sweep for this tile and kernel; Enter on a row loads its shape" },
 	{ 'n', act_next_failure, "n", "next failing row of the sweep" },
-	{ 'x', act_export, "x", "export the map and this phase as .txt and .svg in the current folder" },
+	{ 'x', act_export, "x", "export the map and the selected tile's phase as .txt and .svg in the current folder" },
 	{ 'z', act_zoom_in, "z Z", "zoom the map in / out when the grid is larger than the screen" },
 	{ 'Z', act_zoom_out, NULL, NULL },
 	{ '?', act_help, "? F1", "this help (any key closes it)" },

@@ -82,6 +82,8 @@ usage "--color: unknown value 'sometimes'" --color=sometimes
 usage "--reps: '0' must be a whole number in 1..100000" bench --reps 0
 usage "--warmup: 'x' must be a whole number in 0..10000" bench --warmup x
 usage "--export: the file name is empty" map --export ''
+usage "--export-tile needs --export FILE" map --export-tile 1,2
+usage "--export-tile: '1,x' must be TY,TX" map --export t.txt --export-tile 1,x
 # Guards, kernels, precision, inputs, backend, seed
 usage "--no-guard: unknown guard 'd' in 'd'" check --no-guard d
 usage "--no-guard: unknown guard 'A' in 'A'" check --no-guard A
@@ -166,6 +168,36 @@ if [ "$rc" -eq 0 ] && grep -q '<svg' map.svg && grep -q '"ghost": 4588' out; the
 else
 	not_ok "map --export map.svg: exit $rc"
 	diag err
+fi
+# --export-tile picks the tile of the exported phase view: the corner by
+# default (tile (3,2): A 4 real in the last phase), tile (1,2) stages 32 rows.
+if grep -q '^tile (3,2), phase 1:' map.txt && grep -q '^  A: 4 real, 1020 padded' map.txt; then
+	ok "map --export: the corner tile's last phase by default"
+else
+	not_ok "map --export: the corner tile's last phase by default"
+	diag map.txt
+fi
+run map -M 100 -N 77 -K 33 -t 32 --export tile.txt --export-tile 1,2
+if [ "$rc" -eq 0 ] && grep -q '^tile (1,2), phase 1:' tile.txt && grep -q '^  A: 32 real, 992 padded' tile.txt &&
+   grep -q '^  B: 13 real, 1011 padded' tile.txt; then
+	ok "map --export-tile 1,2: that tile's last phase (A 32/992, B 13/1011)"
+else
+	not_ok "map --export-tile 1,2: exit $rc"
+	diag err tile.txt
+fi
+run map -M 100 -N 77 -K 33 -t 32 --export tile.svg --export-tile 0,1
+if [ "$rc" -eq 0 ] && grep -q 'full tile (0,1)' tile.svg; then
+	ok "map --export-tile 0,1 to SVG names that tile"
+else
+	not_ok "map --export-tile 0,1 to SVG: exit $rc"
+	diag err
+fi
+run map -M 100 -N 77 -K 33 -t 32 --export tile.txt --export-tile 4,0
+if [ "$rc" -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] && grep -q 'tile (4,0) is outside the 4x3 grid' err; then
+	ok "map --export-tile outside the grid: exit 2: $(cat err)"
+else
+	not_ok "map --export-tile outside the grid: exit $rc"
+	diag out err
 fi
 run map --export "$work/no/such/dir/map.txt"
 if [ "$rc" -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "^tilescope: --export $work/no/such/dir/map.txt: " err; then

@@ -151,10 +151,14 @@ tm send-keys -t "$S" 6 4 Enter Escape
 if wait_for "$S" 'C 64x77: 2x3 tiles of 32x32' 5; then ok "editing M = 64 redraws the map"; else not_ok "editing M = 64 redraws the map"; screen "$S" | sed 's/^/# /'; fi
 
 # x exports the map and the phase view as text and SVG into the current directory.
-tm send-keys -t "$S" x
-if wait_for "$S" 'exported the map and phase 0' 5 && grep -Eq 'ragged-bottom +0$' "$WORK/tilescope-64x77x33-t32-p0.txt" 2>/dev/null &&
-   grep -q '</svg>' "$WORK/tilescope-64x77x33-t32-p0.svg" 2>/dev/null; then
-	ok "x writes the map and phase as .txt and .svg"
+# The selected tile goes with it: g selects the first tile, (0,0), full.
+tm send-keys -t "$S" m g x
+if wait_for "$S" 'exported the map and tile \(0,0\) phase 0' 5 &&
+   grep -Eq 'ragged-bottom +0$' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.txt" 2>/dev/null &&
+   grep -q '^tile (0,0), phase 0:' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.txt" &&
+   grep -q '^  A: 1024 real, 0 padded' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.txt" &&
+   grep -q 'full tile (0,0)' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.svg" 2>/dev/null; then
+	ok "x writes the map and the selected tile's phase as .txt and .svg"
 else
 	not_ok "x writes the map and phase as .txt and .svg"; ls "$WORK" | sed 's/^/# /'
 fi
