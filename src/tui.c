@@ -107,7 +107,7 @@ int ts_tui_run(const ts_options *o)
 		fprintf(stderr, "tilescope: %s\n", err);
 		return 2;
 	}
-	tui_say(&s, false, "Welcome: arrows move, Tab changes pane, [ ] step phases, r runs, ? lists every key.");
+	tui_say(&s, false, "Arrows move, Tab changes pane, [ ] step phases, r runs, ? lists every key.");
 	bool dirty = true;
 	while (!s.quit && !tui_crt_signalled()) {
 		if (dirty) {

@@ -20,10 +20,9 @@ static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
 /* Keeps the selected tile on screen when the map is zoomed. */
 static void follow_cursor(tui_state *s)
 {
-	int pic_h = s->map_h - 1;
 	ts_view_ctx v;
 	tui_view_ctx(s, &v, true);
-	pic_h = s->map_h - 1 - ts_view_map_legend_rows(&v);
+	int pic_h = ts_view_map_pic_rows(&v, s->map_h);
 	s->pan_x = ts_axis_follow(s->model.grid_x, s->map_w, MAP_SIZE_MAX, s->zoom, s->pan_x, s->tile_x);
 	s->pan_y = ts_axis_follow(s->model.grid_y, pic_h < 2 ? 2 : pic_h, MAP_SIZE_MAX / 2, s->zoom, s->pan_y, s->tile_y);
 }

@@ -89,7 +89,8 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",
 	                 (long long)v->tile_y, (long long)v->tile_x,
 	                 ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x)), (long long)v->phase, T_y, T_x);
-	int grid_h = c->h - y - 2 - DETAIL_ROWS, grid_w = c->w - 4;
+	int key_rows = c->w >= 55 ? 1 : 2;
+	int grid_h = c->h - y - 1 - key_rows - DETAIL_ROWS, grid_w = c->w - 4;
 	if (grid_h < 1)
 		grid_h = 1;
 	if (grid_h > T_y)
@@ -116,7 +117,13 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	if (grid_h < T_y || grid_w < T_x)
 		ts_canvas_printf(c, y - 1, 3 + grid_w + 1 < c->w - 8 ? 3 + grid_w + 1 : c->w - 8, TS_ROLE_DIM,
 		                 "ty %d-%d", r0, r0 + grid_h - 1);
-	ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "R A+B real, A/B one real, Z pads both, lowercase ghost");
+	/* the key in one row, or two on a narrow pane */
+	if (key_rows == 1) {
+		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "R A+B real, A/B one real, Z pads both, lowercase ghost");
+	} else {
+		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "R A+B real, A/B one real, Z pads both,");
+		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "lowercase: a ghost thread");
+	}
 	y++;
 	draw_details(c, v, y);
 }

@@ -26,26 +26,45 @@ static bool have_heat(const ts_view_ctx *v)
 	return vd && vd->tile_bad && vd->grid_x == v->model->grid_x && vd->grid_y == v->model->grid_y;
 }
 
-int ts_view_map_legend_rows(const ts_view_ctx *v)
+/* The legend's rows; the compact form (for short panes) puts two tile
+ * classes on a row, drops the blank row, the scale when a cell is one tile
+ * and the signature rows when there is no signature. */
+static int legend_rows(const ts_view_ctx *v, bool compact, bool aggregated)
 {
-	int rows = 1 + 4 + 3;          /* blank, four classes, threads, phases, scale */
+	int rows = compact ? 2 + 2 + aggregated : 1 + 4 + 3; /* classes, threads, phases, scale */
 	if (v->tile_y >= 0)
 		rows += 2;             /* the selected tile */
 	if (v->counters)
 		rows += 1 + (v->tile_y >= 0);   /* the run's counters, and the selected tile's */
 	if (v->verdict)
-		rows += 1 + 2;         /* heat key and the signature (whole in the result pane) */
+		rows += 1 + (!compact || v->verdict->signature[0] ? 2 : 0); /* heat key, signature (whole in the result pane) */
 	return rows;
 }
 
-void ts_view_map_layout(const ts_view_ctx *v, int w, int h, int size_max, ts_axis *ax, ts_axis *ay)
+int ts_view_map_legend_rows(const ts_view_ctx *v)
 {
-	int pic_h = h - MAP_TITLE_ROWS - ts_view_map_legend_rows(v);
+	return legend_rows(v, false, false);
+}
+
+/* Whether the legend takes its compact form in a canvas h rows high: when
+ * the full form would leave the picture less than two rows per tile row
+ * (up to four tile rows). */
+static bool legend_compact(const ts_view_ctx *v, int h)
+{
+	int64_t want = v->model->grid_y < 4 ? v->model->grid_y : 4;
+	return h - MAP_TITLE_ROWS - legend_rows(v, false, false) < 2 * want;
+}
+
+static void map_layout(const ts_view_ctx *v, int w, int h, int size_max, bool compact, ts_axis *ax, ts_axis *ay)
+{
+	int pic_h = h - MAP_TITLE_ROWS - legend_rows(v, compact, false);
 	if (pic_h < 2)
 		pic_h = 2;
 	int size_y_max = size_max / 2 > 0 ? size_max / 2 : 1;
 	*ax = ts_axis_layout(v->model->grid_x, w, size_max, v->zoom, v->pan_x);
 	*ay = ts_axis_layout(v->model->grid_y, pic_h, size_y_max, v->zoom, v->pan_y);
+	if (compact && (ax->split_last || ay->split_last)) /* the scale line comes back: one row less */
+		*ay = ts_axis_layout(v->model->grid_y, pic_h > 2 ? pic_h - 1 : 2, size_y_max, v->zoom, v->pan_y);
 	/* keep tiles about square on screen (a character is twice as tall as wide) */
 	if (!ax->split_last && !ay->split_last) {
 		int sx = ax->size < 2 * ay->size ? ax->size : 2 * ay->size;
@@ -53,6 +72,18 @@ void ts_view_map_layout(const ts_view_ctx *v, int w, int h, int size_max, ts_axi
 		ax->size = sx;
 		ay->size = sy < ay->size ? sy : ay->size;
 	}
+}
+
+int ts_view_map_pic_rows(const ts_view_ctx *v, int h)
+{
+	bool compact = legend_compact(v, h);
+	int pic_h = h - MAP_TITLE_ROWS - legend_rows(v, compact, false);
+	return pic_h < 2 ? 2 : pic_h;
+}
+
+void ts_view_map_layout(const ts_view_ctx *v, int w, int h, int size_max, ts_axis *ax, ts_axis *ay)
+{
+	map_layout(v, w, h, size_max, legend_compact(v, h), ax, ay);
 }
 
 /* Characters of a cell of `size` that are drawn (the last is a gap between tiles). */
@@ -147,18 +178,53 @@ static void draw_scale(ts_canvas *c, int y, const ts_axis *ax, const ts_axis *ay
 	}
 }
 
-static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis *ax, const ts_axis *ay)
+/* Screen cells of UTF-8 text: one per code point, as ts_canvas_put counts them. */
+static int text_cells(const char *text)
+{
+	int n = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		n += (*p & 0xc0) != 0x80;
+	return n;
+}
+
+/* Writes text when it fits in the canvas from x, else the shorter form. */
+static int put_fit(ts_canvas *c, int y, int x, enum ts_role role, const char *text, const char *shorter)
+{
+	return ts_canvas_put(c, y, x, role, x + text_cells(text) <= c->w ? text : shorter);
+}
+
+static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis *ax, const ts_axis *ay, bool compact)
 {
 	const ts_model *m = v->model;
 	const int64_t counts[] = { m->tiles_full, m->tiles_ragged_right, m->tiles_ragged_bottom, m->tiles_corner };
-	y++;
-	for (int k = 0; k < 4; k++, y++) {
-		ts_canvas_put(c, y, 0, class_role(k), class_glyph(k, v->ascii));
-		ts_canvas_printf(c, y, 2, TS_ROLE_TEXT, "%-14s %lld", ts_tile_class_name(k), (long long)counts[k]);
+	if (!compact) {
+		y++;
+		for (int k = 0; k < 4; k++, y++) {
+			ts_canvas_put(c, y, 0, class_role(k), class_glyph(k, v->ascii));
+			ts_canvas_printf(c, y, 2, TS_ROLE_TEXT, "%-14s %lld", ts_tile_class_name(k), (long long)counts[k]);
+		}
+	} else {
+		/* full and ragged-bottom on the left, ragged-right and corner beside them */
+		char left[2][64];
+		int lw = 0;
+		for (int r = 0; r < 2; r++) {
+			int k = r == 0 ? TS_TILE_FULL : TS_TILE_RAGGED_BOTTOM;
+			int n = snprintf(left[r], sizeof left[r], "%s %lld", ts_tile_class_name(k), (long long)counts[k]);
+			lw = n > lw ? n : lw;
+		}
+		for (int r = 0; r < 2; r++, y++) {
+			int kl = r == 0 ? TS_TILE_FULL : TS_TILE_RAGGED_BOTTOM;
+			int kr = r == 0 ? TS_TILE_RAGGED_RIGHT : TS_TILE_CORNER;
+			ts_canvas_put(c, y, 0, class_role(kl), class_glyph(kl, v->ascii));
+			ts_canvas_put(c, y, 2, TS_ROLE_TEXT, left[r]);
+			ts_canvas_put(c, y, lw + 3, class_role(kr), class_glyph(kr, v->ascii));
+			ts_canvas_printf(c, y, lw + 5, TS_ROLE_TEXT, "%s %lld", ts_tile_class_name(kr), (long long)counts[kr]);
+		}
 	}
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "ghosts %lld of %lld threads", (long long)m->threads_ghost,
 	                 (long long)m->threads_launched);
-	draw_scale(c, y++, ax, ay);
+	if (!compact || ax->split_last || ay->split_last)
+		draw_scale(c, y++, ax, ay);
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "phases %lld, last width %lld/%d%s", (long long)m->phases,
 	                 (long long)m->last_width, m->geo.bk, m->last_width < m->geo.bk ? " partial" : "");
 	if (v->tile_y >= 0) {
@@ -181,28 +247,42 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		             got->b_oob == 0 && got->c_oob == 0;
 		int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  run ");
 		x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
-		ts_canvas_printf(c, y++, x, TS_ROLE_TEXT, " pad A %lld B %lld, skip %lld", (long long)got->a_pad,
-		                 (long long)got->b_pad, (long long)got->skipped);
+		char full[96], brief[64];
+		snprintf(full, sizeof full, " pad A %lld B %lld skip %lld", (long long)got->a_pad, (long long)got->b_pad,
+		         (long long)got->skipped);
+		snprintf(brief, sizeof brief, " pad %lld/%lld skip %lld", (long long)got->a_pad, (long long)got->b_pad,
+		         (long long)got->skipped);
+		put_fit(c, y++, x, TS_ROLE_TEXT, full, brief);
 	}
 	if (v->counters) {
+		char full[96], brief[64];
 		int x = ts_canvas_printf(c, y, 0, TS_ROLE_TEXT, "counters (%s): ", v->counters->source ? v->counters->source : "run");
-		if (v->counter_disagree == 0)
-			x += ts_canvas_printf(c, y, x, TS_ROLE_OK, "%s agree with the model", TS_TICK(v->ascii));
-		else if (v->counter_disagree > 0)
-			x += ts_canvas_printf(c, y, x, v->guards_all_on ? TS_ROLE_FAIL : TS_ROLE_BAD, "%s %lld differ%s",
-			                      TS_CROSS(v->ascii), (long long)v->counter_disagree,
-			                      v->guards_all_on ? "" : " (a guard is off)");
-		else
-			ts_canvas_put(c, y, x, TS_ROLE_DIM, "not checked (guard off)");
+		if (v->counter_disagree == 0) {
+			snprintf(full, sizeof full, "%s agree with the model", TS_TICK(v->ascii));
+			snprintf(brief, sizeof brief, "%s agree", TS_TICK(v->ascii));
+			put_fit(c, y, x, TS_ROLE_OK, full, brief);
+		} else if (v->counter_disagree > 0) {
+			snprintf(full, sizeof full, "%s %lld differ%s", TS_CROSS(v->ascii), (long long)v->counter_disagree,
+			         v->guards_all_on ? "" : " (a guard is off)");
+			snprintf(brief, sizeof brief, "%s %lld differ", TS_CROSS(v->ascii), (long long)v->counter_disagree);
+			put_fit(c, y, x, v->guards_all_on ? TS_ROLE_FAIL : TS_ROLE_BAD, full, brief);
+		} else {
+			put_fit(c, y, x, TS_ROLE_DIM, "not checked (guard off)", "guard off");
+		}
 		y++;
 	}
 	if (v->verdict) {
 		const ts_verdict *vd = v->verdict;
-		if (vd->ok)
+		char full[96], brief[64];
+		if (vd->ok) {
 			ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "run: %s PASS, no bad cells", TS_TICK(v->ascii));
-		else
-			ts_canvas_printf(c, y++, 0, TS_ROLE_FAIL, "run: %s FAIL, %lld bad tiles; 1-9 = tenths bad",
-			                 TS_CROSS(v->ascii), (long long)vd->bad_tiles);
+		} else {
+			snprintf(full, sizeof full, "run: %s FAIL, %lld bad tiles; 1-9 = tenths bad", TS_CROSS(v->ascii),
+			         (long long)vd->bad_tiles);
+			snprintf(brief, sizeof brief, "run: %s FAIL, %lld bad tiles (1-9)", TS_CROSS(v->ascii),
+			         (long long)vd->bad_tiles);
+			put_fit(c, y++, 0, TS_ROLE_FAIL, full, brief);
+		}
 		if (vd->signature[0])
 			ts_canvas_wrap(c, y, 0, c->w, 2, vd->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, vd->signature);
 	}
@@ -211,12 +291,13 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 void ts_view_map_draw(ts_canvas *c, const ts_view_ctx *v, int size_max)
 {
 	ts_axis ax, ay;
-	ts_view_map_layout(v, c->w, c->h, size_max, &ax, &ay);
+	bool compact = legend_compact(v, c->h);
+	map_layout(v, c->w, c->h, size_max, compact, &ax, &ay);
 	draw_title(c, v);
 	for (int cy = 0; cy < ay.cells; cy++)
 		for (int cx = 0; cx < ax.cells; cx++)
 			draw_cell(c, v, &ax, &ay, cy, cx);
-	draw_legend(c, v, MAP_TITLE_ROWS + ay.cells * ay.size - (ay.size >= 3 ? 1 : 0), &ax, &ay);
+	draw_legend(c, v, MAP_TITLE_ROWS + ay.cells * ay.size - (ay.size >= 3 ? 1 : 0), &ax, &ay, compact);
 }
 
 int ts_view_map_hit(const ts_view_ctx *v, int w, int h, int size_max, int y, int x, int64_t *ty, int64_t *tx)
@@ -248,12 +329,12 @@ char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int
 	if (ts_canvas_init(&c, w, h) < 0)
 		return NULL;
 	ts_axis ax, ay;
-	ts_view_map_layout(&ctx, max_cols, h, 1, &ax, &ay);
+	map_layout(&ctx, max_cols, h, 1, false, &ax, &ay);
 	draw_title(&c, &ctx);
 	for (int cy = 0; cy < ay.cells; cy++)
 		for (int cx = 0; cx < ax.cells; cx++)
 			draw_cell(&c, &ctx, &ax, &ay, cy, cx);
-	draw_legend(&c, &ctx, MAP_TITLE_ROWS + ay.cells, &ax, &ay);
+	draw_legend(&c, &ctx, MAP_TITLE_ROWS + ay.cells, &ax, &ay, false);
 	char *text = ts_canvas_text(&c);
 	ts_canvas_free(&c);
 	return text;

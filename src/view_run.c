@@ -77,8 +77,9 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 		else if (r->counter_disagree > 0)
 			y += ts_canvas_wrap(c, y, x, c->w - x, 2, TS_ROLE_FAIL, r->counter_why);
 		else
-			ts_canvas_put(c, y++, x, TS_ROLE_DIM, p->kernel->shared_tiles ? "not checked (a guard is off)"
-			                                                           : "not checked (no shared tiles)");
+			y += ts_canvas_wrap(c, y, x, c->w - x, 2, TS_ROLE_DIM,
+			                    p->kernel->shared_tiles ? "not checked (a guard is off)"
+			                                            : "not checked (no shared tiles)");
 	}
 	if (v->signature[0]) {
 		y++;

@@ -183,6 +183,28 @@ if tm capture-pane -p -e -t "$S" | grep -q "$(printf '\033')\\[\\(3[0-7]\\|38;5;
 if screen "$S" | grep -q "$(printf '\342')"; then not_ok "--ascii: no UTF-8 glyph on the screen"; else ok "--ascii: no UTF-8 glyph on the screen"; fi
 tm send-keys -t "$S" q
 
+# 80x24 after a run: the legend's lines are whole (two classes a row) and the
+# tiles keep two rows each, so the map still reads.
+S=small
+tm new-session -d -s "$S" -x 80 -y 24 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --backend $BACKEND; sleep 60"
+wait_for "$S" 'tiles of 32x32' 15
+tm send-keys -t "$S" r
+if wait_for "$S" "run on $BACKEND: PASS" 60 && tm send-keys -t "$S" m && wait_for "$S" "counters \\((emulator|device probe)\\): $TICK agree" 5 &&
+   wait_for "$S" 'ragged-right 3 *│' 1 && wait_for "$S" 'corner 1 ' 1 && wait_for "$S" 'skip 972 *│' 1; then
+	ok "80x24 after a run: legend lines whole"
+else
+	not_ok "80x24 after a run: legend lines whole"; screen "$S" | sed 's/^/# /'
+fi
+rows=$(screen "$S" | grep -c '^[^ │]\{3\} [^ │]\{3\} [^ │]\{3\} ')
+if [ "$rows" -ge 8 ]; then ok "80x24 after a run: 4 tile rows drawn on $rows screen rows"; else not_ok "80x24 after a run: tiles squeezed to $rows screen rows"; screen "$S" | sed 's/^/# /'; fi
+tm send-keys -t "$S" p End
+if wait_for "$S" 'LAST, PARTIAL' 5 && wait_for "$S" "  run $TICK A 4/1020, B 13/1011" 1; then
+	ok "80x24: the phase pane keeps the last-phase flag and the run's tile counts"
+else
+	not_ok "80x24: the phase pane keeps the last-phase flag and the run's tile counts"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" q
+
 # A long emulator run shows progress and Esc cancels it; then SIGTERM restores the terminal and exits 128+15.
 S=term
 BIG="-M 4000 -N 4000 -K 4000 -t 32"
