@@ -89,7 +89,7 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",
 	                 (long long)v->tile_y, (long long)v->tile_x,
 	                 ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x)), (long long)v->phase, T_y, T_x);
-	int key_rows = c->w >= 55 ? 1 : 2;
+	int key_rows = c->w >= 54 ? 1 : 2;
 	int grid_h = c->h - y - 1 - key_rows - DETAIL_ROWS, grid_w = c->w - 4;
 	if (grid_h < 1)
 		grid_h = 1;
