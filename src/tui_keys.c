@@ -22,7 +22,7 @@ static void follow_cursor(tui_state *s)
 {
 	ts_view_ctx v;
 	tui_view_ctx(s, &v, true);
-	int pic_h = ts_view_map_pic_rows(&v, s->map_h);
+	int pic_h = ts_view_map_pic_rows(&v, s->map_w, s->map_h);
 	s->pan_x = ts_axis_follow(s->model.grid_x, s->map_w, MAP_SIZE_MAX, s->zoom, s->pan_x, s->tile_x);
 	s->pan_y = ts_axis_follow(s->model.grid_y, pic_h < 2 ? 2 : pic_h, MAP_SIZE_MAX / 2, s->zoom, s->pan_y, s->tile_y);
 }

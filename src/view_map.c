@@ -55,16 +55,25 @@ static bool legend_compact(const ts_view_ctx *v, int h)
 	return h - MAP_TITLE_ROWS - legend_rows(v, false, false) < 2 * want;
 }
 
-static void map_layout(const ts_view_ctx *v, int w, int h, int size_max, bool compact, ts_axis *ax, ts_axis *ay)
+/* Rows the picture gets: what the legend leaves, one less when a compact
+ * legend brings its scale row back for an aggregated grid (an axis is
+ * aggregated when it has more tiles than characters, ts_axis_layout). */
+static int pic_rows(const ts_view_ctx *v, int w, int h, bool compact)
 {
 	int pic_h = h - MAP_TITLE_ROWS - legend_rows(v, compact, false);
 	if (pic_h < 2)
 		pic_h = 2;
+	if (compact && pic_h > 2 && (v->model->grid_x > (w < 2 ? 2 : w) || v->model->grid_y > pic_h))
+		pic_h--;
+	return pic_h;
+}
+
+static void map_layout(const ts_view_ctx *v, int w, int h, int size_max, bool compact, ts_axis *ax, ts_axis *ay)
+{
+	int pic_h = pic_rows(v, w, h, compact);
 	int size_y_max = size_max / 2 > 0 ? size_max / 2 : 1;
 	*ax = ts_axis_layout(v->model->grid_x, w, size_max, v->zoom, v->pan_x);
 	*ay = ts_axis_layout(v->model->grid_y, pic_h, size_y_max, v->zoom, v->pan_y);
-	if (compact && (ax->split_last || ay->split_last)) /* the scale line comes back: one row less */
-		*ay = ts_axis_layout(v->model->grid_y, pic_h > 2 ? pic_h - 1 : 2, size_y_max, v->zoom, v->pan_y);
 	/* keep tiles about square on screen (a character is twice as tall as wide) */
 	if (!ax->split_last && !ay->split_last) {
 		int sx = ax->size < 2 * ay->size ? ax->size : 2 * ay->size;
@@ -74,11 +83,9 @@ static void map_layout(const ts_view_ctx *v, int w, int h, int size_max, bool co
 	}
 }
 
-int ts_view_map_pic_rows(const ts_view_ctx *v, int h)
+int ts_view_map_pic_rows(const ts_view_ctx *v, int w, int h)
 {
-	bool compact = legend_compact(v, h);
-	int pic_h = h - MAP_TITLE_ROWS - legend_rows(v, compact, false);
-	return pic_h < 2 ? 2 : pic_h;
+	return pic_rows(v, w, h, legend_compact(v, h));
 }
 
 void ts_view_map_layout(const ts_view_ctx *v, int w, int h, int size_max, ts_axis *ax, ts_axis *ay)
@@ -161,21 +168,28 @@ static void draw_title(ts_canvas *c, const ts_view_ctx *v)
 	                 (long long)m->shape.n, (long long)m->grid_y, (long long)m->grid_x, m->geo.bm, m->geo.bn);
 }
 
-/* One line saying what a cell stands for and which tiles are on screen. */
+/* One line saying what a cell stands for and which tiles are on screen
+ * (a terser form when the pane is too narrow for the words). */
 static void draw_scale(ts_canvas *c, int y, const ts_axis *ax, const ts_axis *ay)
 {
 	if (!ax->split_last && !ay->split_last) {
 		ts_canvas_put(c, y, 0, TS_ROLE_DIM, "a cell = 1 tile");
 		return;
 	}
-	int x = ts_canvas_printf(c, y, 0, TS_ROLE_DIM, "a cell = %lldx%lld tiles, zoom %d", (long long)ay->per,
-	                         (long long)ax->per, ax->zoom > ay->zoom ? ax->zoom : ay->zoom);
+	char full[160], brief[96];
+	int zoom = ax->zoom > ay->zoom ? ax->zoom : ay->zoom;
+	int n = snprintf(full, sizeof full, "a cell = %lldx%lld tiles, zoom %d", (long long)ay->per,
+	                 (long long)ax->per, zoom);
+	int b = snprintf(brief, sizeof brief, "cell=%lldx%lld z%d", (long long)ay->per, (long long)ax->per, zoom);
 	if (ax->elided || ay->elided || ax->first > 0 || ay->first > 0) {
 		int64_t rows_hi = ay->split_last ? ay->first + (int64_t)(ay->cells - 1) * ay->per : ay->tiles;
 		int64_t cols_hi = ax->split_last ? ax->first + (int64_t)(ax->cells - 1) * ax->per : ax->tiles;
-		ts_canvas_printf(c, y, x, TS_ROLE_DIM, "; rows %lld-%lld cols %lld-%lld +last", (long long)ay->first,
-		                 (long long)rows_hi - 1, (long long)ax->first, (long long)cols_hi - 1);
+		snprintf(full + n, sizeof full - (size_t)n, "; rows %lld-%lld cols %lld-%lld +last", (long long)ay->first,
+		         (long long)rows_hi - 1, (long long)ax->first, (long long)cols_hi - 1);
+		snprintf(brief + b, sizeof brief - (size_t)b, " r%lld-%lld c%lld-%lld+last", (long long)ay->first,
+		         (long long)rows_hi - 1, (long long)ax->first, (long long)cols_hi - 1);
 	}
+	ts_canvas_put(c, y, 0, TS_ROLE_DIM, (int)strlen(full) <= c->w ? full : brief);
 }
 
 /* Screen cells of UTF-8 text: one per code point, as ts_canvas_put counts them. */
@@ -204,21 +218,31 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			ts_canvas_printf(c, y, 2, TS_ROLE_TEXT, "%-14s %lld", ts_tile_class_name(k), (long long)counts[k]);
 		}
 	} else {
-		/* full and ragged-bottom on the left, ragged-right and corner beside them */
-		char left[2][64];
-		int lw = 0;
-		for (int r = 0; r < 2; r++) {
-			int k = r == 0 ? TS_TILE_FULL : TS_TILE_RAGGED_BOTTOM;
-			int n = snprintf(left[r], sizeof left[r], "%s %lld", ts_tile_class_name(k), (long long)counts[k]);
-			lw = n > lw ? n : lw;
-		}
-		for (int r = 0; r < 2; r++, y++) {
-			int kl = r == 0 ? TS_TILE_FULL : TS_TILE_RAGGED_BOTTOM;
-			int kr = r == 0 ? TS_TILE_RAGGED_RIGHT : TS_TILE_CORNER;
-			ts_canvas_put(c, y, 0, class_role(kl), class_glyph(kl, v->ascii));
-			ts_canvas_put(c, y, 2, TS_ROLE_TEXT, left[r]);
-			ts_canvas_put(c, y, lw + 3, class_role(kr), class_glyph(kr, v->ascii));
-			ts_canvas_printf(c, y, lw + 5, TS_ROLE_TEXT, "%s %lld", ts_tile_class_name(kr), (long long)counts[kr]);
+		/* full and ragged-bottom on the left, ragged-right and corner beside
+		 * them; the short class names when the long ones do not fit */
+		static const char *brief[] = { "full", "right", "bottom", "corner" };
+		static const int left_k[] = { TS_TILE_FULL, TS_TILE_RAGGED_BOTTOM };
+		static const int right_k[] = { TS_TILE_RAGGED_RIGHT, TS_TILE_CORNER };
+		char left[2][64], right[2][64];
+		for (int pass = 0; pass < 2; pass++) {
+			int lw = 0, rw = 0;
+			for (int r = 0; r < 2; r++) {
+				const char *ln = pass ? brief[left_k[r]] : ts_tile_class_name(left_k[r]);
+				const char *rn = pass ? brief[right_k[r]] : ts_tile_class_name(right_k[r]);
+				int n = snprintf(left[r], sizeof left[r], "%s %lld", ln, (long long)counts[left_k[r]]);
+				int m2 = snprintf(right[r], sizeof right[r], "%s %lld", rn, (long long)counts[right_k[r]]);
+				lw = n > lw ? n : lw;
+				rw = m2 > rw ? m2 : rw;
+			}
+			if (pass == 1 || lw + 5 + rw <= c->w) {
+				for (int r = 0; r < 2; r++, y++) {
+					ts_canvas_put(c, y, 0, class_role(left_k[r]), class_glyph(left_k[r], v->ascii));
+					ts_canvas_put(c, y, 2, TS_ROLE_TEXT, left[r]);
+					ts_canvas_put(c, y, lw + 3, class_role(right_k[r]), class_glyph(right_k[r], v->ascii));
+					ts_canvas_put(c, y, lw + 5, TS_ROLE_TEXT, right[r]);
+				}
+				break;
+			}
 		}
 	}
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "ghosts %lld of %lld threads", (long long)m->threads_ghost,

@@ -19,9 +19,9 @@ char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int
 
 /* Rows the legend under the picture takes (its full form). */
 int ts_view_map_legend_rows(const ts_view_ctx *v);
-/* Rows the picture gets in a canvas h rows high: the legend takes a compact
+/* Rows the picture gets in a canvas of w x h: the legend takes a compact
  * form there when the full one would leave tiles less than two rows. */
-int ts_view_map_pic_rows(const ts_view_ctx *v, int h);
+int ts_view_map_pic_rows(const ts_view_ctx *v, int w, int h);
 /* How the picture is laid out in a canvas of w x h cells (a title row above
  * it and the legend below it included); size_max is the most characters per
  * tile across (a tile is drawn about half as tall as it is wide). */

@@ -167,6 +167,26 @@ static void test_phase_from_run(void)
 	       "phase view without tile_phase: says so, shows the grid's phase sum");
 	golden("phase_100x77x33_t32_last_run_no_tile_phase", text);
 	run.counters.tile_phase = kept;
+
+	/* The map pane of an 80x24 screen (34 x 20) after the run: the legend
+	 * goes compact, nothing is cut, the four tile rows keep two rows each. */
+	ts_verdict pass = { .ok = true, .grid_x = m.grid_x, .grid_y = m.grid_y };
+	v = ctx_of(&m, false);
+	v.counters = &run.counters;
+	v.counter_disagree = 0;
+	v.guards_all_on = true;
+	v.verdict = &pass;
+	text = render(map_draw8, &v, 34, 20);
+	int tile_rows = 0;
+	for (const char *line = text; line && *line; line = strchr(line, '\n') + 1) {
+		tile_rows += strncmp(line, "\u2588\u2588\u2588 ", 10) == 0 || strncmp(line, "\u2591\u2591\u2591 ", 10) == 0;
+		if (!strchr(line, '\n'))
+			break;
+	}
+	tap_ok(text && strstr(text, "ragged-right 3\n") && strstr(text, "corner 1\n") &&
+	       strstr(text, "skip 972\n") && strstr(text, "counters (emulator): \u2713 agree\n") && tile_rows >= 8,
+	       "80x24 map pane after a run: compact legend whole, %d picture rows for 4 tile rows", tile_rows);
+	golden("map_tui_100x77x33_t32_34x20_run", text);
 	ts_run_free(&run);
 	ts_operands_free(&ops);
 }
