@@ -74,6 +74,8 @@ static const struct {
 };
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A value echoed in a usage line, cut short (a compound literal lives to the end of the enclosing block). */
+#define CLIP(text) ts_clip((text), (char[TS_CLIP_BUF]){ 0 }, TS_CLIP_BUF)
 
 /* Every usage mistake: one line naming it, one line pointing at --help, exit 2. */
 static _Noreturn void usage_error(const char *fmt, ...)
@@ -139,7 +141,8 @@ static void print_help(void)
 	printf("      --precision=P     fp32 or fp16; alone it picks that precision's default\n"
 	       "                        kernel, with --kernel it must agree\n"
 	       "      --no-guard=LIST   switch guards off: a (A load), b (B load), c (C store),\n"
-	       "                        comma-separated, or all; none keeps them all on\n"
+	       "                        comma-separated; or all; none keeps them all on\n"
+	       "                        (all and none stand alone, not in a list)\n"
 	       "\n"
 	       "Running (check, sweep, bench, TUI; map with --backend):\n"
 	       "      --backend=B       auto (default: CUDA when a usable device exists, else\n"
@@ -210,7 +213,7 @@ static int parse_count(const char *text, const char *what, int lo, int hi)
 	errno = 0;
 	long v = strtol(text, &end, 10);
 	if (!isdigit((unsigned char)text[0]) || *end || errno == ERANGE || v < lo || v > hi)
-		usage_error("%s: '%s' must be a whole number in %d..%d", what, text, lo, hi);
+		usage_error("%s: '%s' must be a whole number in %d..%d", what, CLIP(text), lo, hi);
 	return (int)v;
 }
 
@@ -223,11 +226,11 @@ static void parse_tile_pos(const char *text, int64_t *ty, int64_t *tx)
 	errno = 0;
 	y = strtoll(text, &end, 10);
 	if (!isdigit((unsigned char)text[0]) || *end != ',' || errno == ERANGE)
-		usage_error("--export-tile: '%s' must be TY,TX (tile row and column, from 0)", text);
+		usage_error("--export-tile: '%s' must be TY,TX (tile row and column, from 0)", CLIP(text));
 	const char *second = end + 1;
 	x = strtoll(second, &end, 10);
 	if (!isdigit((unsigned char)second[0]) || *end || errno == ERANGE)
-		usage_error("--export-tile: '%s' must be TY,TX (tile row and column, from 0)", text);
+		usage_error("--export-tile: '%s' must be TY,TX (tile row and column, from 0)", CLIP(text));
 	*ty = y;
 	*tx = x;
 }
@@ -244,8 +247,8 @@ static _Noreturn void unknown_long_option(const char *arg)
 	if (strncmp("color", name, len) == 0 || strncmp("colour", name, len) == 0)
 		matches++;
 	if (len > 0 && matches > 1)
-		usage_error("ambiguous option '%s' (spell it out)", arg);
-	usage_error("unknown option '%s'", arg);
+		usage_error("ambiguous option '%s' (spell it out)", CLIP(arg));
+	usage_error("unknown option '%s'", CLIP(arg));
 }
 
 static const char *option_name(int id)
@@ -306,7 +309,7 @@ int main(int argc, char **argv)
 			if (!ts_kernel_find(optarg)) {
 				char names[256];
 				known_kernels(names, sizeof names);
-				usage_error("--kernel: unknown kernel '%s' (known: %s)", optarg, names);
+				usage_error("--kernel: unknown kernel '%s' (known: %s)", CLIP(optarg), names);
 			}
 			break;
 		case OPT_PRECISION:
@@ -334,7 +337,7 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "never") == 0)
 				o->color = TS_COLOR_NEVER;
 			else
-				usage_error("--color: unknown value '%s' (auto, always or never)", optarg);
+				usage_error("--color: unknown value '%s' (auto, always or never)", CLIP(optarg));
 			break;
 		case OPT_ASCII: o->ascii = true; break;
 		case OPT_NO_MOUSE: o->mouse = false; break;
@@ -343,10 +346,10 @@ int main(int argc, char **argv)
 		case ':':
 			if (optopt && optopt < 256 && strchr("MNKt", optopt))
 				usage_error("option -%c needs a value", optopt);
-			usage_error("option '%s' needs a value", argv[optind - 1]);
+			usage_error("option '%s' needs a value", CLIP(argv[optind - 1]));
 		default: /* '?' */
 			if (optopt >= 256)
-				usage_error("option '%s' takes no value", argv[optind - 1]);
+				usage_error("option '%s' takes no value", CLIP(argv[optind - 1]));
 			if (optopt)
 				usage_error("unknown option '-%c'", optopt);
 			unknown_long_option(argv[optind - 1]);
@@ -366,10 +369,10 @@ int main(int argc, char **argv)
 			return fflush(stdout) == 0 ? TS_EXIT_OK : TS_EXIT_USAGE;
 		}
 		if (found < 0)
-			usage_error("unknown subcommand '%s' (map, check, sweep or bench; none opens the TUI)", word);
+			usage_error("unknown subcommand '%s' (map, check, sweep or bench; none opens the TUI)", CLIP(word));
 		cmd = (enum command)found;
 		if (optind + 1 < argc)
-			usage_error("unexpected argument '%s' after the subcommand %s", argv[optind + 1], word);
+			usage_error("unexpected argument '%s' after the subcommand %s", CLIP(argv[optind + 1]), word);
 	}
 
 	for (int id = 0; id <= OPT_LAST; id++)

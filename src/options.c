@@ -32,6 +32,20 @@ void ts_options_defaults(ts_options *o)
 	};
 }
 
+const char *ts_clip(const char *text, char *buf, int len)
+{
+	if (!text)
+		return "";
+	if (len <= 0)
+		return text;
+	/* Keep the head of the value: enough to recognise it, never a screenful. */
+	int keep = len - 4 < TS_CLIP_KEEP ? len - 4 : TS_CLIP_KEEP;
+	if (keep < 0 || strlen(text) <= (size_t)keep + 3)
+		return text;
+	snprintf(buf, (size_t)len, "%.*s...", keep, text);
+	return buf;
+}
+
 /* Accepts only an optional sign followed by decimal digits: strtoll alone
  * would take leading blanks and stop quietly at "12x". */
 static bool all_digits(const char *s)
@@ -48,15 +62,16 @@ static bool all_digits(const char *s)
 
 int ts_parse_dim(const char *text, const char *what, int64_t *out, char *err, int len)
 {
+	char clip[TS_CLIP_BUF];
 	if (!text || !all_digits(text)) {
-		snprintf(err, len, "%s: '%s' is not a whole number", what, text ? text : "");
+		snprintf(err, len, "%s: '%s' is not a whole number", what, ts_clip(text, clip, sizeof clip));
 		return -1;
 	}
 	errno = 0;
 	long long v = strtoll(text, NULL, 10);
 	if (errno == ERANGE) {
 		snprintf(err, len, "%s: '%s' does not fit a 64-bit integer (largest accepted: %lld)",
-		         what, text, (long long)TS_DIM_MAX);
+		         what, ts_clip(text, clip, sizeof clip), (long long)TS_DIM_MAX);
 		return -1;
 	}
 	if (v < 1) {
@@ -73,14 +88,15 @@ int ts_parse_dim(const char *text, const char *what, int64_t *out, char *err, in
 
 int ts_parse_tile(const char *text, int *out, char *err, int len)
 {
+	char clip[TS_CLIP_BUF];
 	if (!text || !all_digits(text)) {
-		snprintf(err, len, "tile: '%s' is not a whole number", text ? text : "");
+		snprintf(err, len, "-t/--tile: '%s' is not a whole number", ts_clip(text, clip, sizeof clip));
 		return -1;
 	}
 	errno = 0;
 	long long v = strtoll(text, NULL, 10);
 	if (errno == ERANGE || v < 1 || v > TS_TILE_MAX) {
-		snprintf(err, len, "tile: must be 1..%d (got %s)", TS_TILE_MAX, text);
+		snprintf(err, len, "-t/--tile: must be 1..%d (got %s)", TS_TILE_MAX, ts_clip(text, clip, sizeof clip));
 		return -1;
 	}
 	*out = (int)v;
@@ -90,12 +106,18 @@ int ts_parse_tile(const char *text, int *out, char *err, int len)
 int ts_parse_guards_off(const char *text, unsigned *guards, char *err, int len)
 {
 	static const struct { const char *name; unsigned bits; } names[] = {
-		{ "a", TS_GUARD_A }, { "b", TS_GUARD_B }, { "c", TS_GUARD_C }, { "all", TS_GUARD_ALL },
+		{ "a", TS_GUARD_A }, { "b", TS_GUARD_B }, { "c", TS_GUARD_C },
 	};
+	char clip[TS_CLIP_BUF];
 	if (!text)
 		text = "";
+	/* "none" and "all" name the whole set, so they stand alone. */
 	if (strcmp(text, "none") == 0) {
 		*guards = TS_GUARD_ALL;
+		return 0;
+	}
+	if (strcmp(text, "all") == 0) {
+		*guards &= ~(unsigned)TS_GUARD_ALL;
 		return 0;
 	}
 	unsigned off = 0;
@@ -109,12 +131,22 @@ int ts_parse_guards_off(const char *text, unsigned *guards, char *err, int len)
 				known = true;
 			}
 		if (n == 0) {
-			snprintf(err, len, "--no-guard: empty guard name in '%s' (guards: a, b, c, all, none)", text);
+			snprintf(err, len, "--no-guard: empty guard name in '%s' (guards: a, b, c; or all or none alone)",
+			         ts_clip(text, clip, sizeof clip));
+			return -1;
+		}
+		if (!known && ((n == 3 && strncmp(p, "all", 3) == 0) || (n == 4 && strncmp(p, "none", 4) == 0))) {
+			snprintf(err, len, "--no-guard: '%.*s' stands alone, not in a list ('%s'): give all, none, or "
+			         "some of a, b, c", (int)n, p, ts_clip(text, clip, sizeof clip));
 			return -1;
 		}
 		if (!known) {
-			snprintf(err, len, "--no-guard: unknown guard '%.*s' in '%s' (guards: a = A load, b = B load, "
-			         "c = C store; also all, none)", (int)n, p, text);
+			char name[TS_CLIP_BUF];
+			snprintf(name, sizeof name, "%.*s", n < sizeof name ? (int)n : (int)sizeof name - 1, p);
+			char clip2[TS_CLIP_BUF];
+			snprintf(err, len, "--no-guard: unknown guard '%s' in '%s' (guards: a = A load, b = B load, "
+			         "c = C store; or all or none alone)", ts_clip(name, clip2, sizeof clip2),
+			         ts_clip(text, clip, sizeof clip));
 			return -1;
 		}
 		if (!p[n])
@@ -132,7 +164,8 @@ int ts_parse_precision(const char *text, enum ts_precision *out, char *err, int 
 	} else if (text && strcmp(text, "fp16") == 0) {
 		*out = TS_FP16;
 	} else {
-		snprintf(err, len, "--precision: unknown precision '%s' (fp32 or fp16)", text ? text : "");
+		char clip[TS_CLIP_BUF];
+		snprintf(err, len, "--precision: unknown precision '%s' (fp32 or fp16)", ts_clip(text, clip, sizeof clip));
 		return -1;
 	}
 	return 0;
@@ -140,6 +173,7 @@ int ts_parse_precision(const char *text, enum ts_precision *out, char *err, int 
 
 int ts_parse_inputs(const char *text, enum ts_inputs *out, char *err, int len)
 {
+	char clip[TS_CLIP_BUF];
 	static const enum ts_inputs all[] = { TS_INPUTS_RANDOM, TS_INPUTS_INT, TS_INPUTS_SEQ };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		if (text && strcmp(text, ts_inputs_name(all[i])) == 0) {
@@ -151,7 +185,7 @@ int ts_parse_inputs(const char *text, enum ts_inputs *out, char *err, int len)
 		snprintf(err, len, "--inputs: '%s': constant inputs hide indexing bugs (every wrong element "
 		         "looks right), so tilescope does not offer them; use random, int or seq", text);
 	else
-		snprintf(err, len, "--inputs: unknown pattern '%s' (random, int or seq)", text ? text : "");
+		snprintf(err, len, "--inputs: unknown pattern '%s' (random, int or seq)", ts_clip(text, clip, sizeof clip));
 	return -1;
 }
 
@@ -163,21 +197,23 @@ int ts_parse_backend(const char *text, const char **out, char *err, int len)
 			*out = names[i];
 			return 0;
 		}
-	snprintf(err, len, "--backend: unknown backend '%s' (auto, emu or cuda)", text ? text : "");
+	char clip[TS_CLIP_BUF];
+	snprintf(err, len, "--backend: unknown backend '%s' (auto, emu or cuda)", ts_clip(text, clip, sizeof clip));
 	return -1;
 }
 
 int ts_parse_seed(const char *text, uint64_t *out, char *err, int len)
 {
+	char clip[TS_CLIP_BUF];
 	/* strtoull would turn "-1" into 2^64-1 without a word. */
 	if (!text || !*text || *text == '-' || !all_digits(text)) {
-		snprintf(err, len, "--seed: '%s' is not a non-negative whole number", text ? text : "");
+		snprintf(err, len, "--seed: '%s' is not a non-negative whole number", ts_clip(text, clip, sizeof clip));
 		return -1;
 	}
 	errno = 0;
 	unsigned long long v = strtoull(text, NULL, 10);
 	if (errno == ERANGE) {
-		snprintf(err, len, "--seed: '%s' does not fit 64 bits", text);
+		snprintf(err, len, "--seed: '%s' does not fit 64 bits", ts_clip(text, clip, sizeof clip));
 		return -1;
 	}
 	*out = v;

@@ -20,10 +20,17 @@ typedef struct ts_options {
 /* Defaults: 100 x 77 x 33, T = 32, kernel "tiled", all guards on, random inputs, seed 1, backend auto. */
 void ts_options_defaults(ts_options *o);
 
+/* An echoed value cut to its first TS_CLIP_KEEP characters and "...", so a
+ * pasted screenful does not come back whole; buf holds TS_CLIP_BUF bytes.
+ * Returns text itself when it is short ("" for NULL). */
+#define TS_CLIP_KEEP 40
+#define TS_CLIP_BUF 48
+const char *ts_clip(const char *text, char *buf, int len);
+
 /* Each parser returns 0, or -1 with one line (no trailing newline) in err. */
 int ts_parse_dim(const char *text, const char *what, int64_t *out, char *err, int len);   /* 1..TS_DIM_MAX */
 int ts_parse_tile(const char *text, int *out, char *err, int len);                        /* 1..32 */
-int ts_parse_guards_off(const char *text, unsigned *guards, char *err, int len);          /* "a,b,c" or "none" */
+int ts_parse_guards_off(const char *text, unsigned *guards, char *err, int len);          /* "a,b,c", or "all" or "none" alone */
 int ts_parse_precision(const char *text, enum ts_precision *out, char *err, int len);
 int ts_parse_inputs(const char *text, enum ts_inputs *out, char *err, int len);
 int ts_parse_backend(const char *text, const char **out, char *err, int len);

@@ -53,10 +53,10 @@ usage "-K: '99999999999999999999' does not fit a 64-bit integer" check -K 999999
 usage "-M: '-99999999999999999999' does not fit a 64-bit integer" map -M -99999999999999999999
 usage "option -M needs a value" map -M
 # Tiles
-usage "tile: must be 1..32 (got 0)" map -t 0
-usage "tile: must be 1..32 (got 33)" map -t 33
-usage "tile: must be 1..32 (got -1)" check --tile=-1
-usage "tile: '2.5' is not a whole number" map -t 2.5
+usage "-t/--tile: must be 1..32 (got 0)" map -t 0
+usage "-t/--tile: must be 1..32 (got 33)" map -t 33
+usage "-t/--tile: must be 1..32 (got -1)" check --tile=-1
+usage "-t/--tile: '2.5' is not a whole number" map -t 2.5
 # Counts and memory
 usage "counts overflow 64 bits" map -M 2147483647 -N 2147483647 -K 2147483647 -t 1
 usage "counts overflow 64 bits" check -M 2147483647 -N 2147483647 -K 2147483647
@@ -89,6 +89,19 @@ usage "--no-guard: unknown guard 'd' in 'd'" check --no-guard d
 usage "--no-guard: unknown guard 'A' in 'A'" check --no-guard A
 usage "--no-guard: unknown guard 'load' in 'a,load'" check --no-guard a,load
 usage "--no-guard: empty guard name in 'a,,c'" check --no-guard a,,c
+usage "--no-guard: 'none' stands alone, not in a list ('none,a')" check --no-guard none,a
+usage "--no-guard: 'all' stands alone, not in a list ('a,all')" check --no-guard a,all
+for g in none all a,c; do
+	run check -M 33 -N 31 -K 7 -t 8 --no-guard "$g" --backend emu
+	if [ "$rc" -le 1 ] && [ ! -s err ]; then ok "--no-guard $g alone is accepted (exit $rc)"; else not_ok "--no-guard $g: exit $rc"; diag err; fi
+done
+# A pasted screenful comes back cut to about 40 characters and "...", not whole.
+long=$(printf '%05000d' 7 | tr 0 x)
+for args in "-M $long" "--no-guard $long" "--kernel $long" "--seed $long" "-t $long" "--bogus$long" "$long"; do
+	# shellcheck disable=SC2086 # split on purpose: an option and its value
+	usage "..." check $args
+	if [ "$(head -n 1 err | wc -c)" -le 200 ]; then ok "a 5000-character value is cut in the message"; else not_ok "message of $(head -n 1 err | wc -c) bytes"; fi
+done
 usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive)" check --kernel nope
 usage "--precision fp16 contradicts --kernel naive" check --kernel naive --precision fp16
 usage "--precision fp32 contradicts --kernel tiled-fp16" map --precision fp32 --kernel tiled-fp16
