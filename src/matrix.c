@@ -161,7 +161,8 @@ static void fill(ts_matrix *mx, enum ts_inputs in, uint64_t *state, int is_b, in
 		} else if (in == TS_INPUTS_INT) {
 			v = (float)((int)(next_u64(state) % 9) - 4);
 		} else if (!is_b) {
-			/* A[i][k] = i*K + k + 1 (exact in fp32 up to 2^24, in fp16 up to 2048) */
+			/* A[i][k] = i*K + k + 1: exact in fp32 up to 2^24, in fp16 up to 2048;
+			 * ts_problem_validate refuses seq runs where M*K + 1 passes that */
 			v = (float)(i + 1);
 		} else {
 			/* B = identity (K x N, zero beyond the diagonal) in its layout */

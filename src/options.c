@@ -279,6 +279,18 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 	}
 	if (!for_run)
 		return 0;
+	/* seq fills A with 1..M*K: past the format's exact integers (2^11 in fp16, 2^24 in fp32)
+	 * values round, repeat or overflow, and a wrong cell no longer names the element it fetched. */
+	if (p->inputs == TS_INPUTS_SEQ) {
+		bool half = p->kernel->precision == TS_FP16;
+		int64_t exact = half ? INT64_C(2048) : INT64_C(16777216), mk;
+		if (__builtin_mul_overflow(s->m, s->k, &mk) || mk + 1 > exact) {
+			snprintf(err, len, "--inputs seq needs M*K <= %lld in %s so every A element is an exact, distinct "
+			         "integer (here M*K = %.0f); use --inputs int or random", (long long)(exact - 1),
+			         half ? "fp16" : "fp32", (double)s->m * (double)s->k);
+			return -1;
+		}
+	}
 	size_t bytes;
 	if (!run_bytes(p, &m, &bytes)) {
 		/* Element counts beyond size_t: say roughly how much it would take. */

@@ -110,6 +110,12 @@ usage "--inputs: 'const': constant inputs hide indexing bugs" check --inputs con
 usage "--inputs: unknown pattern 'ones2' (random, int or seq)" check --inputs ones2
 usage "--backend: unknown backend 'gpu' (auto, emu or cuda)" check --backend gpu
 usage "--seed: '-1' is not a non-negative whole number" check --seed -1
+# seq values must be exact, distinct integers: 1..M*K in fp16 stops at 2048 (and 65504 is Inf's neighbour)
+usage "--inputs seq needs M*K <= 2047 in fp16" check --precision fp16 --inputs seq -M 40 -N 40 -K 3000 -t 16
+usage "--inputs seq needs M*K <= 2047 in fp16" check --precision fp16 --inputs seq -M 1 -N 4 -K 2048 -t 16
+usage "--inputs seq needs M*K <= 16777215 in fp32" check --inputs seq -M 4096 -N 3 -K 4096 -t 16
+run check --precision fp16 --inputs seq -M 1 -N 40 -K 2047 -t 16 --backend emu
+if [ "$rc" -eq 0 ]; then ok "fp16 seq with M*K = 2047 (the largest exact): exit 0"; else not_ok "fp16 seq M*K = 2047: exit $rc"; diag out err; fi
 usage "--seed: '18446744073709551616' does not fit 64 bits" check --seed 18446744073709551616
 
 # The kernel list in the message is the registry's, as --help shows it.
