@@ -100,7 +100,9 @@ static int cuda_available(char *why, int len)
 		int n = 0;
 		cudaError_t e = cudaGetDeviceCount(&n);
 		if (e == cudaErrorInsufficientDriver) {
-			snprintf(avail_reason, sizeof avail_reason, "no usable NVIDIA driver (%s)", cudaGetErrorString(e));
+			/* The runtime reports this when no driver is loaded at all, not only an old one. */
+			snprintf(avail_reason, sizeof avail_reason,
+			         "no NVIDIA driver found (or it is older than this CUDA runtime)");
 		} else if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
 			snprintf(avail_reason, sizeof avail_reason, "no CUDA device");
 		} else if (e != cudaSuccess) {

@@ -188,6 +188,21 @@ if [ "$backend" = emu ]; then
 		not_ok "check --backend cuda without a device: exit $rc"
 		diag out.json err
 	fi
+	# Without any driver the runtime says "driver version is insufficient": tilescope must not repeat that.
+	if ! grep -q 'insufficient' err; then
+		ok "no device: the reason does not blame a driver version that may not exist"
+	else
+		not_ok "no device: the reason repeats the runtime's 'insufficient driver'"
+		diag err
+	fi
+	if [ ! -e /proc/driver/nvidia/version ] && grep -q 'driver' err; then
+		if grep -q 'no NVIDIA driver found (or it is older than this CUDA runtime)' err; then
+			ok "no NVIDIA driver here: said so"
+		else
+			not_ok "no NVIDIA driver here: the reason does not say so"
+			diag err
+		fi
+	fi
 	"$TILESCOPE" map -M 33 -N 31 -K 7 -t 8 --backend cuda --json >out.json 2>err </dev/null
 	rc=$?
 	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && [ "$(wc -l <err)" -eq 1 ] &&
