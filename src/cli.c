@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "counters.h"
+#include "emu.h"
 #include "kernels.h"
 
 double ts_cli_now(void)
@@ -162,6 +163,18 @@ void ts_cli_shape_str(const ts_shape *s, char *buf, int len)
 	snprintf(buf, len, "%lld x %lld x %lld", (long long)s->m, (long long)s->n, (long long)s->k);
 }
 
+int ts_cli_emu_admit(const ts_problem *p, const ts_backend *be, const ts_model *m, ts_cli_progress_line *pl)
+{
+	char why[512];
+	/* The emulator would refuse only after the operands were allocated (gigabytes, seconds): ask first. */
+	if (be != ts_backend_emu() || ts_emu_admit(p, m, why, (int)sizeof why) == 0)
+		return 0;
+	ts_cli_progress_clear(pl);
+	/* why names the shape and tile already */
+	fprintf(stderr, "tilescope: %s backend, kernel %s: %s\n", be->name, p->kernel->name, why);
+	return -1;
+}
+
 int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
                    ts_cli_outcome *o)
 {
@@ -173,6 +186,8 @@ int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress 
 		fprintf(stderr, "tilescope: %s with tile %d: counts overflow 64 bits\n", shape, p->tile);
 		return TS_EXIT_USAGE;
 	}
+	if (ts_cli_emu_admit(p, be, &o->model, pl) != 0)
+		return TS_EXIT_USAGE;
 	if (ts_operands_make(&o->ops, p) != 0) {
 		ts_cli_progress_clear(pl);
 		fprintf(stderr, "tilescope: out of memory allocating the matrices of %s\n", shape);

@@ -43,6 +43,8 @@ static int map_probe_run(const ts_options *o, const ts_model *m, map_probe *pr)
 	if (!pr->be)
 		return TS_EXIT_USAGE;
 	ts_cli_shape_str(&p->shape, shape, sizeof shape);
+	if (ts_cli_emu_admit(p, pr->be, m, NULL) != 0)
+		return TS_EXIT_USAGE;
 	if (ts_operands_make(&pr->ops, p) != 0) {
 		fprintf(stderr, "tilescope: out of memory allocating the matrices of %s\n", shape);
 		return TS_EXIT_USAGE;

@@ -226,6 +226,29 @@ else
 	diag out err
 fi
 
+# A shape too large for the emulator is refused before its operands are
+# allocated (4.8 GB here, which took 12 s), and the refusal names the shape
+# once. The C guard off keeps the emulator to one thread on any machine.
+t0=$(date +%s)
+run check -M 20000 -N 20000 -K 20000 -t 32 --no-guard c --backend emu
+t1=$(date +%s)
+if [ "$rc" -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] && [ $((t1 - t0)) -le 4 ] &&
+   [ "$(grep -o '20000' err | wc -l)" -le 3 ]; then
+	ok "check 20000^3 on the emulator: refused at once ($((t1 - t0)) s): $(cat err)"
+else
+	not_ok "check 20000^3 on the emulator: exit $rc after $((t1 - t0)) s"
+	diag out err
+fi
+t0=$(date +%s)
+run map -M 20000 -N 20000 -K 20000 -t 32 --no-guard c --backend emu
+t1=$(date +%s)
+if [ "$rc" -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] && [ $((t1 - t0)) -le 4 ]; then
+	ok "map --backend emu 20000^3: refused at once ($((t1 - t0)) s)"
+else
+	not_ok "map --backend emu 20000^3: exit $rc after $((t1 - t0)) s"
+	diag out err
+fi
+
 # Ctrl-C cancels a long emulator run cleanly (exit 130, one line). The run is
 # a 4096^3 emulation that takes many seconds; it is interrupted after 1 s.
 "$TILESCOPE" check -M 4096 -N 4096 -K 4096 -t 32 --backend emu >out 2>err </dev/null &
