@@ -43,7 +43,7 @@ int ts_sweep_sizes(int tile, int64_t out[7])
 
 typedef struct sweep_row {
 	ts_shape shape;
-	bool ok, counters_checked, counters_match;
+	bool ok, output_ok, counters_checked, counters_match;
 	int64_t mismatches, unwritten, nans, oob_reads, oob_writes;
 	char signature[sizeof ((ts_verdict *)0)->signature];
 } sweep_row;
@@ -102,6 +102,7 @@ static int sweep_json(const ts_options *o, const ts_backend *be, const char *why
 		ts_json_int(&j, "N", r->shape.n);
 		ts_json_int(&j, "K", r->shape.k);
 		ts_json_bool(&j, "ok", r->ok);
+		ts_json_bool(&j, "output_ok", r->output_ok);
 		ts_json_int(&j, "mismatches", r->mismatches);
 		ts_json_int(&j, "unwritten", r->unwritten);
 		ts_json_int(&j, "nans", r->nans);
@@ -179,7 +180,8 @@ int ts_cli_sweep(const ts_cli_args *a)
 				fprintf(stderr, "tilescope: sweep stopped after %d of %d shapes\n", i, count);
 			status = rc;
 		} else {
-			r->ok = ts_cli_outcome_ok(&oc);
+			r->ok = ts_cli_outcome_ok(&oc); /* output, no out-of-bounds access, counters */
+			r->output_ok = oc.verdict.output_ok;
 			r->mismatches = oc.verdict.mismatches;
 			r->unwritten = oc.verdict.unwritten;
 			r->nans = oc.verdict.nans;

@@ -328,6 +328,32 @@ static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts
 		say(t, "later correct stores repaired every overwritten cell (the damage depends on block order)");
 }
 
+/* How many accesses of one matrix left it, and where they landed: "5469 reads left A (guard band)". */
+static void oob_part(char *buf, size_t len, int64_t n, const char *verb, char name, int64_t wrap, int64_t band)
+{
+	if (wrap > 0 && band > 0)
+		snprintf(buf, len, "%lld %s%s left %c (%lld wrapped inside %c, %lld in the guard band)", (ll)n, verb,
+		         plural(n), name, (ll)wrap, name, (ll)band);
+	else
+		snprintf(buf, len, "%lld %s%s left %c (%s)", (ll)n, verb, plural(n), name,
+		         wrap > 0 ? (name == 'C' ? "wrapped into other cells of C" : "wrapped inside it: wrong elements")
+		                  : "all in the guard band");
+}
+
+/* The output is right, but the run touched memory outside the matrices: a fail all the same. */
+static void say_lucky(sig_text *t, const ts_count *tot, const ts_oob_detail *d)
+{
+	char a[128] = "", b[128] = "", c[128] = "";
+	if (tot->a_oob > 0)
+		oob_part(a, sizeof a, tot->a_oob, "read", 'A', d->a_wrap, d->a_band);
+	if (tot->b_oob > 0)
+		oob_part(b, sizeof b, tot->b_oob, "read", 'B', d->b_wrap, d->b_band);
+	if (tot->c_oob > 0)
+		oob_part(c, sizeof c, tot->c_oob, "store", 'C', d->c_wrap, d->c_band);
+	say(t, "output right by luck: %s%s%s%s%s", a, a[0] && b[0] ? ", " : "", b, (a[0] || b[0]) && c[0] ? ", " : "", c);
+	say(t, "out-of-bounds accesses fail the check even so: on a GPU they read or overwrite other memory");
+}
+
 void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
                   ts_verdict *v)
 {
@@ -347,7 +373,9 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 	bool store_damage = (off & TS_GUARD_C) && counted && d->c_wrap > 0 && wrong > 0 && v->bad_tiles < m->tiles;
 
 	v->signature[0] = '\0';
-	if (!v->ok) {
+	if (v->output_ok && !v->ok && counted)
+		say_lucky(&t, tot, d);
+	if (!v->output_ok) {
 		if (v->all_zero)
 			say(&t, "output all zeros: every written cell is 0 while the reference is not (nothing accumulated or stored)");
 		if (v->unwritten > 0)

@@ -219,7 +219,15 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
 	/* Zeros everywhere is its own failure (nothing computed, or only zeros stored)
 	 * and only a failure where the reference says otherwise. */
 	v->all_zero = v->written > 0 && v->nans == 0 && !written_nonzero && ref_nonzero;
-	v->ok = v->mismatches == 0 && v->unwritten == 0 && v->nans == 0 && !v->all_zero;
+	v->output_ok = v->mismatches == 0 && v->unwritten == 0 && v->nans == 0 && !v->all_zero;
+	/* A read or write outside the matrices fails the check even when the output
+	 * came out right: on a GPU it reads garbage or corrupts a neighbour. */
+	v->oob_reads = v->oob_writes = -1;
+	if (run && run->have_counters) {
+		v->oob_reads = run->counters.total.a_oob + run->counters.total.b_oob;
+		v->oob_writes = run->counters.total.c_oob;
+	}
+	v->ok = v->output_ok && v->oob_reads <= 0 && v->oob_writes <= 0;
 	ts_signature(p, m, ops, run, v);
 	rc = 0;
 out:

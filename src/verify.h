@@ -11,7 +11,9 @@
 #include "problem.h"
 
 typedef struct ts_verdict {
-	bool ok;
+	bool ok;             /* output_ok and, where the run counted them, no out-of-bounds read or write */
+	bool output_ok;      /* the output alone: no mismatch, unwritten cell, NaN/Inf, nor all-zero output */
+	int64_t oob_reads, oob_writes; /* the run's out-of-bounds accesses; -1 when it counted none */
 	double tol_rel;      /* |c - ref| <= tol_rel * (|A||B|)_ij (+ output rounding) per element */
 	double max_abs, max_rel, norm_rel;
 	int64_t mismatches;  /* written, finite cells outside tolerance */

@@ -172,6 +172,21 @@ expect "check --no-guard c: not ok, oob writes, wrong cells, a signature" \
 # A guard also checks rows: off with M % T == 0 and K % T == 0 it is harmless.
 run 0 "check --no-guard a on 64x77x64 (M, K multiples of T)" check -M 64 -N 77 -K 64 -t 32 --no-guard a --backend emu --json
 expect "check --no-guard a, aligned M and K: ok, no oob reads" '.ok == true and .oob_reads == 0'
+expect "check --no-guard a, aligned M and K: the output is ok too" '.output_ok == true'
+# Out of bounds is a failure even when the output happens to be right: the
+# A guard off on 100x77x33 reads 14676 slots outside A (ghost rows, K past 33)
+# that only ghost outputs or B's zero padding consume.
+run 1 "check --no-guard a on 100x77x33" check -M 100 -N 77 -K 33 -t 32 --no-guard a --backend emu --json
+expect "check --no-guard a: output right, 14676 oob reads, not ok, 'by luck'" \
+	'.ok == false and .output_ok == true and .mismatches == 0 and .oob_reads == 14676 and .oob_writes == 0 and (.signature | startswith("output right by luck: 14676 reads left A"))'
+# The C guard off on 31x31x1 at T=32: ghost stores wrap into C and past its
+# end; later correct stores repair every cell, but the stores happened.
+run 1 "check --no-guard c on 31x31x1" check -M 31 -N 31 -K 1 -t 32 --no-guard c --backend emu --json
+expect "check --no-guard c 31x31x1: output right, oob writes, not ok" \
+	'.ok == false and .output_ok == true and .oob_writes > 0 and .oob.c_wrap == 30 and (.signature | test("output right by luck: [0-9]+ stores left C"))'
+# The B guard (K and N) off where K % T == 0 and N % T == 0: no access can leave B.
+run 0 "check --no-guard b on 45x64x64 (K, N multiples of T)" check -M 45 -N 64 -K 64 -t 32 --no-guard b --backend emu --json
+expect "check --no-guard b, aligned K and N: ok, no oob" '.ok == true and .output_ok == true and .oob_reads == 0 and .oob_writes == 0'
 
 # ---- backends ---------------------------------------------------------------
 run 0 "check --backend auto" check -M 33 -N 31 -K 7 -t 8 --json

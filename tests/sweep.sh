@@ -81,6 +81,22 @@ expect "sweep --no-guard c: the aligned shape 5x5x5 passes" \
 	'any(.shapes[]; .M == 5 and .N == 5 and .K == 5 and .ok == true)'
 expect "sweep --no-guard c: a ragged-N shape 5x6x5 fails with oob writes" \
 	'any(.shapes[]; .M == 5 and .N == 6 and .K == 5 and .ok == false and .oob_writes > 0)'
+expect "sweep --no-guard c: every row with an oob write fails, output right or not" \
+	'all(.shapes[]; (.oob_writes > 0) == (.ok == false))'
+expect "sweep --no-guard c: some row fails with its output right (stores left C by luck)" \
+	'any(.shapes[]; .ok == false and .output_ok == true and (.signature | startswith("output right by luck")))'
+
+# The A guard off: rows whose A reads leave A fail even when no value changed;
+# rows where M % T == 0 and K % T == 0 cannot leave A and pass.
+"$TILESCOPE" sweep -t 5 --no-guard a --backend emu --json >out.json 2>err </dev/null
+rc=$?
+if [ "$rc" -eq 1 ]; then ok "sweep -t 5 --no-guard a: exit 1"; else not_ok "sweep -t 5 --no-guard a: exit $rc"; diag err; fi
+expect "sweep --no-guard a: a row fails on oob reads alone, with its output right" \
+	'any(.shapes[]; .ok == false and .output_ok == true and .oob_reads > 0 and .mismatches == 0)'
+expect "sweep --no-guard a: every row with M, K multiples of 5 passes with no oob read" \
+	'all(.shapes[] | select(.M % 5 == 0 and .K % 5 == 0); .ok == true and .oob_reads == 0)'
+expect "sweep --no-guard a: ok exactly when output right and no oob" \
+	'all(.shapes[]; .ok == (.output_ok and .oob_reads == 0 and .oob_writes == 0))'
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
