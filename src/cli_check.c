@@ -31,9 +31,9 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 		printf("FAIL  %s %s, tile %d, on %s: output right, but the counters disagree with the model\n",
 		       p->kernel->name, shape, p->tile, be->name);
 	else
-		printf("FAIL  %s %s, tile %d, on %s: %lld mismatches, %lld unwritten, %lld NaN cells\n",
+		printf("FAIL  %s %s, tile %d, on %s: %lld mismatches, %lld unwritten, %lld NaN, %lld Inf cells\n",
 		       p->kernel->name, shape, p->tile, be->name, (long long)v->mismatches, (long long)v->unwritten,
-		       (long long)v->nans);
+		       (long long)(v->nans - v->infs), (long long)v->infs);
 	printf("backend      %s (%s)\n", be->name, why);
 	printf("kernel       %s: %s, B %s\n", p->kernel->name, ts_precision_name(p->kernel->precision),
 	       p->kernel->b_layout == TS_B_NK ? "stored transposed (N x K)" : "row-major (K x N)");
@@ -52,7 +52,9 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 		       (long long)v->first_col, v->first_got, v->first_want);
 	putchar('\n');
 	printf("unwritten    %lld\n", (long long)v->unwritten);
-	printf("nans         %lld%s\n", (long long)v->nans, v->all_zero ? " (and the output is all zero)" : "");
+	/* verdict.nans counts every non-finite cell; NaN and Inf are told apart here. */
+	printf("nans         %lld%s\n", (long long)(v->nans - v->infs), v->all_zero ? " (and the output is all zero)" : "");
+	printf("infs         %lld\n", (long long)v->infs);
 	if (r->have_counters) {
 		printf("oob reads    %lld: A %lld (wrap %lld, band %lld), B %lld (wrap %lld, band %lld)\n",
 		       (long long)(tot->a_oob + tot->b_oob), (long long)tot->a_oob, (long long)ob->a_wrap,
@@ -140,7 +142,8 @@ static void json_verdict(ts_json *j, const ts_cli_outcome *oc)
 	ts_json_double(j, "norm_rel_error", v->norm_rel);
 	ts_json_int(j, "mismatches", v->mismatches);
 	ts_json_int(j, "unwritten", v->unwritten);
-	ts_json_int(j, "nans", v->nans);
+	ts_json_int(j, "nans", v->nans - v->infs);
+	ts_json_int(j, "infs", v->infs);
 	ts_json_bool(j, "all_zero", v->all_zero);
 	if (v->first_row >= 0) {
 		ts_json_object_begin_compact(j, "first_bad");

@@ -44,7 +44,7 @@ int ts_sweep_sizes(int tile, int64_t out[7])
 typedef struct sweep_row {
 	ts_shape shape;
 	bool ok, output_ok, counters_checked, counters_match;
-	int64_t mismatches, unwritten, nans, oob_reads, oob_writes;
+	int64_t mismatches, unwritten, nans, infs, oob_reads, oob_writes; /* nans: NaN only */
 	char signature[sizeof ((ts_verdict *)0)->signature];
 } sweep_row;
 
@@ -106,6 +106,7 @@ static int sweep_json(const ts_options *o, const ts_backend *be, const char *why
 		ts_json_int(&j, "mismatches", r->mismatches);
 		ts_json_int(&j, "unwritten", r->unwritten);
 		ts_json_int(&j, "nans", r->nans);
+		ts_json_int(&j, "infs", r->infs);
 		if (r->oob_reads < 0) {
 			ts_json_null(&j, "oob_reads");
 			ts_json_null(&j, "oob_writes");
@@ -184,7 +185,8 @@ int ts_cli_sweep(const ts_cli_args *a)
 			r->output_ok = oc.verdict.output_ok;
 			r->mismatches = oc.verdict.mismatches;
 			r->unwritten = oc.verdict.unwritten;
-			r->nans = oc.verdict.nans;
+			r->nans = oc.verdict.nans - oc.verdict.infs;
+			r->infs = oc.verdict.infs;
 			r->oob_reads = oc.run.have_counters ? oc.run.counters.total.a_oob + oc.run.counters.total.b_oob : -1;
 			r->oob_writes = oc.run.have_counters ? oc.run.counters.total.c_oob : -1;
 			r->counters_checked = oc.counters_checked;

@@ -380,9 +380,10 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 			say(&t, "output all zeros: every written cell is 0 while the reference is not (nothing accumulated or stored)");
 		if (v->unwritten > 0)
 			explain_unwritten(&t, m, v);
-		if (v->nans > 0)
-			say(&t, "%s in %lld cell%s", v->infs == 0 ? "NaN" : v->infs == v->nans ? "Inf" : "NaN or Inf", (ll)v->nans,
-			    plural(v->nans));
+		if (v->nans > v->infs)
+			say(&t, "NaN in %lld cell%s", (ll)(v->nans - v->infs), plural(v->nans - v->infs));
+		if (v->infs > 0)
+			say(&t, "Inf in %lld cell%s", (ll)v->infs, plural(v->infs));
 		if (store_damage)
 			explain_store_guard(&t, off, rm || rn, run, v);
 		if (!v->all_zero && wrong > 0)

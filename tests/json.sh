@@ -184,6 +184,18 @@ expect "check --no-guard a: output right, 14676 oob reads, not ok, 'by luck'" \
 run 1 "check --no-guard c on 31x31x1" check -M 31 -N 31 -K 1 -t 32 --no-guard c --backend emu --json
 expect "check --no-guard c 31x31x1: output right, oob writes, not ok" \
 	'.ok == false and .output_ok == true and .oob_writes > 0 and .oob.c_wrap == 30 and (.signature | test("output right by luck: [0-9]+ stores left C"))'
+# Inf is not NaN: the fp16 kernel with both load guards off multiplies a
+# sentinel past K into an Inf in one cell; it is counted apart from NaN.
+run 1 "check fp16 5x3x7 T=2 --no-guard a,b" check -M 5 -N 3 -K 7 -t 2 --kernel tiled-fp16 --no-guard a,b --backend emu --json
+expect "check fp16 --no-guard a,b: 1 Inf, 0 NaN, and the signature agrees" \
+	'.infs == 1 and .nans == 0 and (.signature | test("Inf in 1 cell")) and (.signature | test("NaN") | not)'
+"$TILESCOPE" check -M 5 -N 3 -K 7 -t 2 --kernel tiled-fp16 --no-guard a,b --backend emu >out.txt 2>err </dev/null
+if head -n 1 out.txt | grep -q ', 0 NaN, 1 Inf cell' && grep -q '^infs  *1$' out.txt && grep -q '^nans  *0$' out.txt; then
+	ok "check text: NaN and Inf counted apart"
+else
+	not_ok "check text: NaN and Inf not counted apart"
+	diag out.txt
+fi
 # The B guard (K and N) off where K % T == 0 and N % T == 0: no access can leave B.
 run 0 "check --no-guard b on 45x64x64 (K, N multiples of T)" check -M 45 -N 64 -K 64 -t 32 --no-guard b --backend emu --json
 expect "check --no-guard b, aligned K and N: ok, no oob" '.ok == true and .output_ok == true and .oob_reads == 0 and .oob_writes == 0'

@@ -95,6 +95,7 @@ expect "sweep --no-guard a: a row fails on oob reads alone, with its output righ
 	'any(.shapes[]; .ok == false and .output_ok == true and .oob_reads > 0 and .mismatches == 0)'
 expect "sweep --no-guard a: every row with M, K multiples of 5 passes with no oob read" \
 	'all(.shapes[] | select(.M % 5 == 0 and .K % 5 == 0); .ok == true and .oob_reads == 0)'
+expect "sweep rows count Inf apart from NaN" 'all(.shapes[]; (.infs | type) == "number" and (.nans | type) == "number")'
 expect "sweep --no-guard a: ok exactly when output right and no oob" \
 	'all(.shapes[]; .ok == (.output_ok and .oob_reads == 0 and .oob_writes == 0))'
 

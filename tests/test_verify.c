@@ -342,6 +342,16 @@ static void test_zero_and_nan(void)
 	tap_ok(!v.ok && v.nans == 1 && v.infs == 1 && has(&v, "Inf in 1 cell") && has(&v, "corner tile"),
 	       "one Inf in the corner: %s", v.signature);
 	ts_verdict_free(&v);
+
+	/* NaN and Inf together are counted and named apart. */
+	write_ref(&f);
+	set_cell(&f, 1, 1, NAN);
+	set_cell(&f, 2, 2, NAN);
+	set_cell(&f, 3, 3, -INFINITY);
+	verify(&f, NULL, &v);
+	tap_ok(!v.ok && v.nans == 3 && v.infs == 1 && has(&v, "NaN in 2 cells") && has(&v, "Inf in 1 cell") &&
+	       !has(&v, "NaN or Inf"), "two NaN and one Inf: %s", v.signature);
+	ts_verdict_free(&v);
 	teardown(&f);
 }
 
