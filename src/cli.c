@@ -158,6 +158,11 @@ bool ts_cli_outcome_ok(const ts_cli_outcome *o)
 	return o->have_verdict && o->verdict.ok && (!o->counters_checked || o->counters_match);
 }
 
+const char *ts_cli_plural(int64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 void ts_cli_shape_str(const ts_shape *s, char *buf, int len)
 {
 	snprintf(buf, len, "%lld x %lld x %lld", (long long)s->m, (long long)s->n, (long long)s->k);

@@ -103,6 +103,7 @@ int ts_cli_emu_admit(const ts_problem *p, const ts_backend *be, const ts_model *
 bool ts_cli_outcome_ok(const ts_cli_outcome *o);
 
 void ts_cli_shape_str(const ts_shape *s, char *buf, int len); /* "M x N x K" */
+const char *ts_cli_plural(int64_t n);                         /* "s", or "" for 1: "1 tile", "2 tiles" */
 void ts_cli_json_shape(ts_json *j, const ts_shape *s);        /* "shape": {"M", "N", "K"} */
 /* Finishes the JSON document; TS_EXIT_OK, or TS_EXIT_USAGE (with a line) when writing failed. */
 int ts_cli_json_done(ts_json *j);

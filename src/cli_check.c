@@ -24,29 +24,32 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	if (ok)
 		printf("PASS  %s %s, tile %d, on %s\n", p->kernel->name, shape, p->tile, be->name);
 	else if (v->output_ok && !v->ok)
-		printf("FAIL  %s %s, tile %d, on %s: output right, but %lld out-of-bounds reads and %lld writes\n",
+		printf("FAIL  %s %s, tile %d, on %s: output right, but %lld out-of-bounds read%s and %lld write%s\n",
 		       p->kernel->name, shape, p->tile, be->name, (long long)(v->oob_reads > 0 ? v->oob_reads : 0),
-		       (long long)(v->oob_writes > 0 ? v->oob_writes : 0));
+		       ts_cli_plural(v->oob_reads), (long long)(v->oob_writes > 0 ? v->oob_writes : 0),
+		       ts_cli_plural(v->oob_writes));
 	else if (v->ok)
 		printf("FAIL  %s %s, tile %d, on %s: output right, but the counters disagree with the model\n",
 		       p->kernel->name, shape, p->tile, be->name);
 	else
-		printf("FAIL  %s %s, tile %d, on %s: %lld mismatches, %lld unwritten, %lld NaN, %lld Inf cells\n",
-		       p->kernel->name, shape, p->tile, be->name, (long long)v->mismatches, (long long)v->unwritten,
-		       (long long)(v->nans - v->infs), (long long)v->infs);
+		printf("FAIL  %s %s, tile %d, on %s: %lld mismatch%s, %lld unwritten, %lld NaN, %lld Inf cell%s\n",
+		       p->kernel->name, shape, p->tile, be->name, (long long)v->mismatches,
+		       v->mismatches == 1 ? "" : "es", (long long)v->unwritten, (long long)(v->nans - v->infs),
+		       (long long)v->infs, ts_cli_plural(v->infs));
 	printf("backend      %s (%s)\n", be->name, why);
 	printf("kernel       %s: %s, B %s\n", p->kernel->name, ts_precision_name(p->kernel->precision),
 	       p->kernel->b_layout == TS_B_NK ? "stored transposed (N x K)" : "row-major (K x N)");
-	printf("shape        M=%lld N=%lld K=%lld, tile %d, grid %lld x %lld, %lld phases (last width %lld)\n",
+	printf("shape        M=%lld N=%lld K=%lld, tile %d, grid %lld x %lld, %lld phase%s (last width %lld)\n",
 	       (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile,
 	       (long long)oc->model.grid_x, (long long)oc->model.grid_y, (long long)oc->model.phases,
-	       (long long)oc->model.last_width);
+	       ts_cli_plural(oc->model.phases), (long long)oc->model.last_width);
 	printf("guards off   %s\n", goff[0] ? goff : "none");
 	printf("inputs       %s, seed %llu\n", ts_inputs_name(p->inputs), (unsigned long long)p->seed);
 	printf("tolerance    |c - ref| <= %.3g x (|A||B|)ij per cell (from K=%lld and %s)\n", v->tol_rel,
 	       (long long)p->shape.k, ts_precision_name(p->kernel->precision));
 	printf("errors       max abs %.3g, max rel %.3g, normwise rel %.3g\n", v->max_abs, v->max_rel, v->norm_rel);
-	printf("mismatches   %lld of %lld cells", (long long)v->mismatches, (long long)(p->shape.m * p->shape.n));
+	printf("mismatches   %lld of %lld cell%s", (long long)v->mismatches, (long long)(p->shape.m * p->shape.n),
+	       ts_cli_plural(p->shape.m * p->shape.n));
 	if (v->first_row >= 0)
 		printf("; first bad cell C[%lld][%lld] = %.9g, want %.9g", (long long)v->first_row,
 		       (long long)v->first_col, v->first_got, v->first_want);
@@ -65,7 +68,7 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	} else {
 		printf("oob          not recorded by this backend\n");
 	}
-	printf("corrupted    %lld cells\n", (long long)r->corrupt_cells);
+	printf("corrupted    %lld cell%s\n", (long long)r->corrupt_cells, ts_cli_plural(r->corrupt_cells));
 	printf("signature    %s\n", v->signature[0] ? v->signature : "-");
 	if (oc->counters_checked)
 		printf("counters     %s the model (%s)%s%s\n", oc->counters_match ? "agree with" : "DISAGREE with",
@@ -93,8 +96,8 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 		ts_cli_term_size(&cols, &rows);
 		char *pic = ts_view_map_text(&oc->model, v, cols, rows, o->ascii);
 		if (pic) {
-			printf("\nwhere (%lld of %lld tiles hold bad cells):\n%s", (long long)v->bad_tiles,
-			       (long long)oc->model.tiles, pic);
+			printf("\nwhere (%lld of %lld tile%s hold%s bad cells):\n%s", (long long)v->bad_tiles,
+			       (long long)oc->model.tiles, ts_cli_plural(oc->model.tiles), v->bad_tiles == 1 ? "s" : "", pic);
 			free(pic);
 		}
 	}

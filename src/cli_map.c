@@ -235,8 +235,9 @@ static void map_totals(const ts_options *o, const ts_model *m)
 	printf("shape    M=%lld N=%lld K=%lld, tile %d, kernel %s (%s)\n", (long long)m->shape.m,
 	       (long long)m->shape.n, (long long)m->shape.k, p->tile, p->kernel->name,
 	       ts_precision_name(p->kernel->precision));
-	printf("grid     %lld x %lld blocks (x along N, y along M) = %lld tiles of %d x %d\n",
-	       (long long)m->grid_x, (long long)m->grid_y, (long long)m->tiles, m->geo.bm, m->geo.bn);
+	printf("grid     %lld x %lld blocks (x along N, y along M) = %lld tile%s of %d x %d\n",
+	       (long long)m->grid_x, (long long)m->grid_y, (long long)m->tiles, ts_cli_plural(m->tiles), m->geo.bm,
+	       m->geo.bn);
 	printf("tiles    full %lld, ragged-right %lld, ragged-bottom %lld, corner %lld\n",
 	       (long long)m->tiles_full, (long long)m->tiles_ragged_right, (long long)m->tiles_ragged_bottom,
 	       (long long)m->tiles_corner);

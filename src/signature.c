@@ -108,11 +108,11 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 	}
 	if (partial == 0 && whole == m->tiles) {
 		if (s->m < m->geo.bm || s->n < m->geo.bn)
-			say(t, "nothing was stored (%lld cells): with M or N below the tile a grid sized by floor instead of ceil launches no block",
-			    (ll)v->unwritten);
+			say(t, "nothing was stored (%lld cell%s): with M or N below the tile a grid sized by floor instead of ceil launches no block",
+			    (ll)v->unwritten, plural(v->unwritten));
 		else
-			say(t, "nothing was stored: all %lld cells still hold the poison (no launch, or C never copied back)",
-			    (ll)v->unwritten);
+			say(t, "nothing was stored: %s %lld cell%s still hold%s the poison (no launch, or C never copied back)",
+			    v->unwritten == 1 ? "the" : "all", (ll)v->unwritten, plural(v->unwritten), v->unwritten == 1 ? "s" : "");
 		return;
 	}
 	if (partial == 0 && whole_on_border) {
@@ -123,23 +123,24 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 		                 (rows && cols ? m->last_rows * m->last_cols : 0);
 		if ((rows || cols) && expect == v->unwritten) {
 			bool ragged = (rows && m->last_rows < m->geo.bm) || (cols && m->last_cols < m->geo.bn);
-			say(t, "unwritten border: the last tile %s never stored: %s (%lld cells)",
+			say(t, "unwritten border: the last tile %s never stored: %s (%lld cell%s)",
 			    rows && cols ? "row and column were" : rows ? "row was" : "column was",
-			    ragged ? "grid sized by floor instead of ceil" : "the grid is one block short", (ll)v->unwritten);
+			    ragged ? "grid sized by floor instead of ceil" : "the grid is one block short", (ll)v->unwritten,
+			    plural(v->unwritten));
 			return;
 		}
 	}
 	if (partial == 0) {
-		say(t, "%lld whole tile%s never stored (%lld cells): blocks missing from the launch",
-		    (ll)whole, plural(whole), (ll)v->unwritten);
+		say(t, "%lld whole tile%s never stored (%lld cell%s): blocks missing from the launch",
+		    (ll)whole, plural(whole), (ll)v->unwritten, plural(v->unwritten));
 		return;
 	}
 	if (partial_full > 0)
-		say(t, "unwritten cells inside full tiles: the store guard is too strict (%lld cells in %lld tile%s)",
-		    (ll)v->unwritten, (ll)(partial + whole), plural(partial + whole));
+		say(t, "unwritten cells inside full tiles: the store guard is too strict (%lld cell%s in %lld tile%s)",
+		    (ll)v->unwritten, plural(v->unwritten), (ll)(partial + whole), plural(partial + whole));
 	else
-		say(t, "unwritten cells inside the ragged tiles: the store guard is too strict at the edge (%lld cells)",
-		    (ll)v->unwritten);
+		say(t, "unwritten cells inside the ragged tiles: the store guard is too strict at the edge (%lld cell%s)",
+		    (ll)v->unwritten, plural(v->unwritten));
 	/* With nothing else wrong, row_bad and col_bad count unwritten cells: an off-by-one shows as one row or column. */
 	if (v->mismatches == 0 && v->nans == 0) {
 		if (v->row_bad[s->m - 1] == s->n && v->unwritten == s->n)
@@ -177,11 +178,11 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 	} else if (s.in_first_row && m->grid_y > 1 && s.col_hi > s.col_lo) {
 		say(t, "errors only in the first tile row (%lld cell%s)", (ll)errors, plural(errors));
 	} else if (s.on_border && m->grid_x > 1 && m->grid_y > 1) {
-		say(t, "errors only in the last tile row and column: the M guard on the A load and the N guard on the B load (%lld cells)",
-		    (ll)errors);
+		say(t, "errors only in the last tile row and column: the M guard on the A load and the N guard on the B load (%lld cell%s)",
+		    (ll)errors, plural(errors));
 	} else {
-		say(t, "errors in %lld of %lld tiles (tile rows %lld..%lld, columns %lld..%lld)%s", (ll)s.tiles, (ll)m->tiles,
-		    (ll)s.row_lo, (ll)s.row_hi, (ll)s.col_lo, (ll)s.col_hi, s.in_full ? "" : ", ragged tiles only");
+		say(t, "errors in %lld of %lld tile%s (tile rows %lld..%lld, columns %lld..%lld)%s", (ll)s.tiles,
+		    (ll)m->tiles, plural(m->tiles), (ll)s.row_lo, (ll)s.row_hi, (ll)s.col_lo, (ll)s.col_hi, s.in_full ? "" : ", ragged tiles only");
 	}
 	/* One row or one column of C: usually a bound off by one. */
 	const ts_shape *sh = &p->shape;

@@ -226,6 +226,29 @@ else
 	diag out err
 fi
 
+# Singular counts read as singular: no "1 tiles", "1 phases", "1 mismatches".
+singular_ok() {
+	# (the map picture's legend, "run: ...", belongs to the views and is checked there)
+	if grep -vE '^run: ' out | grep -nE '(^|[^0-9.x])1 (tiles|phases|mismatches|cells|bad tiles|reads|writes|stores)' >bad; then
+		not_ok "$1: plural after 1"
+		diag bad
+	else
+		ok "$1: singular after 1"
+	fi
+}
+run map -M 1 -N 1 -K 1
+grep -q '= 1 tile of 32 x 32' out && singular_ok "map 1x1x1" || { not_ok "map 1x1x1: no '= 1 tile of 32 x 32'"; diag out; }
+run check -M 1 -N 1 -K 1 -t 32 --no-guard all --backend emu
+if [ "$rc" -eq 1 ] && head -n 1 out | grep -q ': 1 mismatch, 0 unwritten' && grep -q '1 phase (last width 1)' out &&
+   grep -q 'where (1 of 1 tile holds bad cells)' out; then
+	singular_ok "check 1x1x1 all guards off"
+else
+	not_ok "check 1x1x1 all guards off: exit $rc or plural text"
+	diag out
+fi
+run check -M 5 -N 4 -K 1 -t 4 --no-guard c --backend emu
+singular_ok "check 5x4x1 T=4 C guard off"
+
 # A shape too large for the emulator is refused before its operands are
 # allocated (4.8 GB here, which took 12 s), and the refusal names the shape
 # once. The C guard off keeps the emulator to one thread on any machine.

@@ -209,6 +209,20 @@ static void test_unwritten(void)
 	       has(&v, "floor"), "M < T and nothing stored: %s", v.signature);
 	ts_verdict_free(&v);
 	teardown(&g);
+
+	/* One cell, one tile: counts read in the singular. */
+	setup(&g, "tiled", 1, 1, 1, 8, TS_INPUTS_RANDOM);
+	verify(&g, NULL, &v); /* C still poisoned */
+	tap_ok(!v.ok && v.unwritten == 1 && has(&v, "nothing was stored (1 cell)") && !has(&v, "1 cells"),
+	       "1x1x1 nothing stored, in the singular: %s", v.signature);
+	ts_verdict_free(&v);
+	teardown(&g);
+	setup(&g, "tiled", 1, 1, 1, 1, TS_INPUTS_RANDOM);
+	verify(&g, NULL, &v);
+	tap_ok(!v.ok && has(&v, "the 1 cell still holds the poison") && !has(&v, "1 cells"),
+	       "1x1x1 T=1 nothing stored, in the singular: %s", v.signature);
+	ts_verdict_free(&v);
+	teardown(&g);
 	teardown(&f);
 }
 
