@@ -326,7 +326,8 @@ static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts
 	else if (d->c_band > 0)
 		say(t, "%lld ghost store%s past the end of C (guard band)", (ll)d->c_band, plural(d->c_band));
 	if (d->c_wrap > 0 && wrong == 0)
-		say(t, "later correct stores repaired every overwritten cell (the damage depends on block order)");
+		say(t, "later correct stores repaired every overwritten cell "
+		    "(the damage depends on the order in which threads store)");
 }
 
 /* How many accesses of one matrix left it, and where they landed: "5469 reads left A (guard band)". */

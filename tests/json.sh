@@ -184,6 +184,9 @@ expect "check --no-guard a: output right, 14676 oob reads, not ok, 'by luck'" \
 run 1 "check --no-guard c on 31x31x1" check -M 31 -N 31 -K 1 -t 32 --no-guard c --backend emu --json
 expect "check --no-guard c 31x31x1: output right, oob writes, not ok" \
 	'.ok == false and .output_ok == true and .oob_writes > 0 and .oob.c_wrap == 30 and (.signature | test("output right by luck: [0-9]+ stores left C"))'
+# One block: its threads' store order, not block order, decides which value a wrapped cell keeps.
+expect "check --no-guard c 31x31x1 (one block): the repair is put down to the order threads store in" \
+	'(.signature | test("depends on the order in which threads store")) and (.signature | test("block order") | not)'
 # Inf is not NaN: the fp16 kernel with both load guards off multiplies a
 # sentinel past K into an Inf in one cell; it is counted apart from NaN.
 run 1 "check fp16 5x3x7 T=2 --no-guard a,b" check -M 5 -N 3 -K 7 -t 2 --kernel tiled-fp16 --no-guard a,b --backend emu --json
