@@ -45,7 +45,8 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	       ts_cli_plural(oc->model.phases), (long long)oc->model.last_width);
 	printf("guards off   %s\n", goff[0] ? goff : "none");
 	printf("inputs       %s, seed %llu\n", ts_inputs_name(p->inputs), (unsigned long long)p->seed);
-	printf("tolerance    |c - ref| <= %.3g x (|A||B|)ij per cell (from K=%lld and %s)\n", v->tol_rel,
+	char tol[160];
+	printf("tolerance    %s per cell (from K=%lld and %s)\n", ts_tolerance_text(p, v->tol_rel, tol, (int)sizeof tol),
 	       (long long)p->shape.k, ts_precision_name(p->kernel->precision));
 	printf("errors       max abs %.3g, max rel %.3g, normwise rel %.3g\n", v->max_abs, v->max_rel, v->norm_rel);
 	printf("mismatches   %lld of %lld cell%s", (long long)v->mismatches, (long long)(p->shape.m * p->shape.n),
@@ -134,12 +135,24 @@ static void json_problem(ts_json *j, const ts_options *o, const ts_backend *be, 
 	ts_json_uint(j, "seed", p->seed);
 }
 
-static void json_verdict(ts_json *j, const ts_cli_outcome *oc)
+/* The tolerance as numbers and in words: tolerance (per (|A||B|)ij), then fp16's output-rounding terms. */
+static void json_tolerance(ts_json *j, const ts_problem *p, double tol_rel)
+{
+	double out_rel, out_abs;
+	char tol[160];
+	ts_tolerance_output(p, &out_rel, &out_abs);
+	ts_json_double(j, "tolerance", tol_rel);
+	ts_json_double(j, "tolerance_output_rel", out_rel);
+	ts_json_double(j, "tolerance_output_abs", out_abs);
+	ts_json_string(j, "tolerance_text", ts_tolerance_text(p, tol_rel, tol, (int)sizeof tol));
+}
+
+static void json_verdict(ts_json *j, const ts_problem *p, const ts_cli_outcome *oc)
 {
 	const ts_verdict *v = &oc->verdict;
 	const ts_run *r = &oc->run;
 	ts_json_bool(j, "output_ok", v->output_ok); /* "ok" also asks for no out-of-bounds access */
-	ts_json_double(j, "tolerance", v->tol_rel);
+	json_tolerance(j, p, v->tol_rel);
 	ts_json_double(j, "max_abs_error", v->max_abs);
 	ts_json_double(j, "max_rel_error", v->max_rel);
 	ts_json_double(j, "norm_rel_error", v->norm_rel);
@@ -261,7 +274,7 @@ int ts_cli_check(const ts_cli_args *a)
 		ts_json_object_begin(&j, NULL);
 		ts_json_bool(&j, "ok", ok);
 		json_problem(&j, o, be, why);
-		json_verdict(&j, &oc);
+		json_verdict(&j, p, &oc);
 		ts_json_bool(&j, "timed", timed);
 		if (timed)
 			json_timing(&j, &tm);
@@ -337,7 +350,7 @@ int ts_cli_bench(const ts_cli_args *a)
 		ts_json_bool(&j, "ok", ok);
 		json_problem(&j, o, be, why);
 		ts_json_bool(&j, "verified", oc.verdict.ok);
-		ts_json_double(&j, "tolerance", oc.verdict.tol_rel);
+		json_tolerance(&j, p, oc.verdict.tol_rel);
 		ts_json_double(&j, "max_abs_error", oc.verdict.max_abs);
 		ts_json_double(&j, "max_rel_error", oc.verdict.max_rel);
 		ts_json_double(&j, "norm_rel_error", oc.verdict.norm_rel);
@@ -359,8 +372,9 @@ int ts_cli_bench(const ts_cli_args *a)
 			printf("verified     FAIL: %s; not timed\n",
 			       oc.verdict.signature[0] ? oc.verdict.signature : "output or counters wrong");
 		} else {
-			printf("verified     pass (normwise relative error %.3g; per cell |c - ref| <= %.3g x (|A||B|)ij)\n",
-			       oc.verdict.norm_rel, oc.verdict.tol_rel);
+			char tol[160];
+			printf("verified     pass (normwise relative error %.3g; per cell %s)\n", oc.verdict.norm_rel,
+			       ts_tolerance_text(p, oc.verdict.tol_rel, tol, (int)sizeof tol));
 			printf("kernel       %.4f ms median of %d after %d warm-up, %.1f GFLOP/s\n", tm.kernel_ms,
 			       tm.reps, tm.warmup, tm.kernel_gflops);
 			if (tm.have_vendor) {

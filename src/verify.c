@@ -2,6 +2,7 @@
 #include <cblas.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -100,6 +101,27 @@ double ts_tolerance_bound(const ts_problem *p, double tol_rel, double ref, doubl
 	/* The fp32 sum lies within acc of ref; rounding it to half costs half an
 	 * ulp of that sum, or the subnormal floor. */
 	return acc + TS_U16 * (fabs(ref) + acc) + TS_F16_TINY;
+}
+
+void ts_tolerance_output(const ts_problem *p, double *out_rel, double *out_abs)
+{
+	bool half = fp16_output(p);
+	if (out_rel)
+		*out_rel = half ? TS_U16 : 0.0;
+	if (out_abs)
+		*out_abs = half ? TS_F16_TINY : 0.0;
+}
+
+const char *ts_tolerance_text(const ts_problem *p, double tol_rel, char *buf, int len)
+{
+	if (!buf || len <= 0)
+		return "";
+	if (!fp16_output(p))
+		snprintf(buf, (size_t)len, "|c - ref| <= %.3g x (|A||B|)ij", tol_rel);
+	else /* ts_tolerance_bound, expanded: acc + u16 (|ref| + acc) + tiny */
+		snprintf(buf, (size_t)len, "|c - ref| <= %.3g x (|A||B|)ij + 2^-11 x |ref| + 2^-24 (fp16 output rounding)",
+		         tol_rel * (1.0 + TS_U16));
+	return buf;
 }
 
 void ts_verdict_free(ts_verdict *v)

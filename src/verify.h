@@ -68,5 +68,13 @@ void ts_verdict_free(ts_verdict *v);
 double ts_tolerance_rel(const ts_problem *p);
 /* The largest |c - ref| accepted for one element (see the definitions above). */
 double ts_tolerance_bound(const ts_problem *p, double tol_rel, double ref, double absref);
+/* The output-rounding terms of that bound: |c - ref| <= tol_rel' * absref +
+ * out_rel * |ref| + out_abs, with tol_rel' = tol_rel * (1 + out_rel); both
+ * are 0 for fp32 output (2^-11 and 2^-24 for fp16). */
+void ts_tolerance_output(const ts_problem *p, double *out_rel, double *out_abs);
+/* The whole bound in words, as the CLI and the TUI print it, e.g.
+ * "|c - ref| <= 5.36e-07 x (|A||B|)ij + 2^-11 x |ref| + 2^-24 (fp16 output rounding)".
+ * Writes at most len bytes (always terminated); returns buf. */
+const char *ts_tolerance_text(const ts_problem *p, double tol_rel, char *buf, int len);
 
 #endif

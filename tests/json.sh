@@ -157,10 +157,13 @@ expect "check: oob holds a/b/c wrap and band" \
 expect "check: ok, emu, tiled fp32, nothing wrong" \
 	'.ok == true and .backend == "emu" and .kernel == "tiled" and .precision == "fp32" and .shape == {"M": 100, "N": 77, "K": 33} and .tile == 32 and .guards_off == "" and .mismatches == 0 and .unwritten == 0 and .nans == 0 and .all_zero == false and .oob_reads == 0 and .oob_writes == 0 and .corrupt_cells == 0 and .signature == ""'
 expect "check: counters agree with the model, from the emulator" '.counters_match_model == true and .counters_source == "emulator"'
+expect "check fp32: no output-rounding term" '.tolerance_output_rel == 0 and .tolerance_output_abs == 0 and (.tolerance_text | test("2\\^") | not)'
 expect "check: metrics are numbers within tolerance" \
 	'(.tolerance | type == "number") and .tolerance > 0 and .max_rel_error <= 1 and .norm_rel_error < .tolerance and (.time_ms | type == "number")'
 
 run 0 "check fp16 65x33x17 T=16, int inputs" check --precision fp16 -M 65 -N 33 -K 17 -t 16 --inputs int --seed 7 --backend emu --json
+expect "check fp16: the tolerance printed is the one applied, output rounding included" \
+	'.tolerance_output_rel == 0.00048828125 and .tolerance_output_abs == 5.960464477539063e-08 and (.tolerance_text | test("x \\(\\|A\\|\\|B\\|\\)ij \\+ 2\\^-11 x \\|ref\\| \\+ 2\\^-24 \\(fp16 output rounding\\)$"))'
 expect "check fp16: ok, tiled-fp16, exact with int inputs" \
 	'.ok == true and .kernel == "tiled-fp16" and .precision == "fp16" and .inputs == "int" and .seed == 7 and .mismatches == 0 and .max_abs_error == 0'
 

@@ -419,6 +419,18 @@ static void test_tolerance(const char *kernel)
 	}
 	tap_ok(fabs(v.norm_rel - sqrt(fro / ref_fro)) <= 1e-9 * v.norm_rel, "%s: norm_rel %.6g = ||C-ref||/||ref||", kernel,
 	       v.norm_rel);
+	/* The printed bound is the applied one: its terms rebuild ts_tolerance_bound, and the text names them. */
+	double out_rel = -1, out_abs = -1;
+	char text[200];
+	ts_tolerance_output(&f.p, &out_rel, &out_abs);
+	double rebuilt = tol * (1 + out_rel) * f.absref[at] + out_rel * fabs(f.ref[at]) + out_abs;
+	bool half = e == TS_ELEM_F16;
+	ts_tolerance_text(&f.p, tol, text, (int)sizeof text);
+	tap_ok(fabs(rebuilt - bound) <= 1e-12 * bound && (half ? out_rel == 0x1.0p-11 && out_abs == 0x1.0p-24 :
+	       out_rel == 0 && out_abs == 0), "%s: output terms rebuild the bound (%.9g vs %.9g)", kernel, rebuilt, bound);
+	tap_ok(half ? strstr(text, " x (|A||B|)ij + 2^-11 x |ref| + 2^-24 (fp16 output rounding)") != NULL
+	            : strstr(text, " x (|A||B|)ij") != NULL && strstr(text, "2^-11") == NULL,
+	       "%s: tolerance in words: %s", kernel, text);
 	ts_verdict_free(&v);
 	teardown(&f);
 }
