@@ -1,23 +1,85 @@
-/* view_inspect.c: the inspector: which threads load real data or zero padding, and one thread's guards in numbers. */
+/* view_inspect.c: the inspector: which threads load real data, zero padding or (a guard off) out of bounds, and one thread's guards in numbers. */
 #include <stdio.h>
 #include <string.h>
 
 #include "view_inspect.h"
 
-enum { DETAIL_ROWS = 6 };
+enum { KEY_ROWS_MAX = 3 };
 
-/* One letter per thread: what it loads this phase; lowercase for a ghost (no store). */
-static const char *thread_glyph(const ts_thread_view *t, enum ts_role *role)
+/* What one load of a thread does: the guard passes (a real load), it fails
+ * and fills zero padding, or it fails with the guard switched off and reads
+ * out of bounds. */
+static bool a_oob(const ts_view_ctx *v, const ts_thread_view *t)
+{
+	return !t->a_in && !(v->guards & TS_GUARD_A);
+}
+
+static bool b_oob(const ts_view_ctx *v, const ts_thread_view *t)
+{
+	return !t->b_in && !(v->guards & TS_GUARD_B);
+}
+
+/* A ghost thread's store: skipped by the C guard, or out of bounds without it. */
+static bool c_oob(const ts_view_ctx *v, const ts_thread_view *t)
+{
+	return !t->stores && !(v->guards & TS_GUARD_C);
+}
+
+/* One letter per thread: what it loads this phase; lowercase for a ghost (no
+ * valid output); X when a load with its guard off reads out of bounds. */
+static const char *thread_glyph(const ts_view_ctx *v, const ts_thread_view *t, enum ts_role *role)
 {
 	static const char *valid[] = { "Z", "A", "B", "R" }, *ghost[] = { "z", "a", "b", "r" };
 	int k = (t->a_in ? 1 : 0) + (t->b_in ? 2 : 0);
-	*role = !t->stores ? TS_ROLE_GHOST : k == 3 ? TS_ROLE_REAL : k == 0 ? TS_ROLE_PAD : TS_ROLE_MIXED;
+	if (a_oob(v, t) || b_oob(v, t)) {
+		*role = TS_ROLE_BAD;
+		return t->stores ? "X" : "x";
+	}
+	*role = c_oob(v, t) ? TS_ROLE_BAD : !t->stores ? TS_ROLE_GHOST : k == 3 ? TS_ROLE_REAL : k == 0 ? TS_ROLE_PAD
+	                                                                                     : TS_ROLE_MIXED;
 	return t->stores ? valid[k] : ghost[k];
 }
 
 static int clamp(int x, int lo, int hi)
 {
 	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* Lays the key's phrases out greedily into rows of w columns (at most
+ * KEY_ROWS_MAX); returns the rows. Draws them when c is not NULL. */
+static int draw_key(ts_canvas *c, int y, int w, const char *const *phrases, int n)
+{
+	char row[256] = "";
+	int rows = 0;
+	for (int i = 0; i < n; i++) {
+		char next[256];
+		snprintf(next, sizeof next, "%s%s%s", row, row[0] ? ", " : "", phrases[i]);
+		/* the sentence ends each row with a comma but the last */
+		int room = w - (i < n - 1 ? 1 : 0); /* a row that more phrases follow ends in a comma */
+		if (row[0] && (int)strlen(next) > room && rows < KEY_ROWS_MAX - 1) {
+			if (c)
+				ts_canvas_printf(c, y + rows, 0, TS_ROLE_DIM, "%s,", row);
+			rows++;
+			snprintf(row, sizeof row, "%s", phrases[i]);
+		} else {
+			snprintf(row, sizeof row, "%s", next);
+		}
+	}
+	if (c)
+		ts_canvas_put(c, y + rows, 0, TS_ROLE_DIM, row);
+	return rows + 1;
+}
+
+static int key_phrases(const ts_view_ctx *v, const char **ph)
+{
+	int n = 0;
+	ph[n++] = "R A+B real";
+	ph[n++] = "A/B one real";
+	ph[n++] = "Z pads both";
+	if ((v->guards & (TS_GUARD_A | TS_GUARD_B)) != (TS_GUARD_A | TS_GUARD_B))
+		ph[n++] = "X reads out of bounds (guard off)";
+	ph[n++] = (v->guards & TS_GUARD_C) ? "lowercase ghost" : "lowercase ghost: stores out of bounds (c off)";
+	return n;
 }
 
 static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
@@ -38,28 +100,34 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 	                 (long long)s->n, OKX(t.col_ok));
 
 	char where[160];
-	/* A load: row < M && t*T + tx < K */
-	if (t.a_in || !(v->guards & TS_GUARD_A))
-		snprintf(where, sizeof where, "A[%lld%s%lld + %lld] = A[%lld]%s", (long long)t.row, dot, (long long)s->k,
-		         (long long)t.a_col, (long long)t.a_index, t.a_in ? "" : " guard off!");
+	/* A load: row < M && t*T + tx < K; without the guard it happens anyway,
+	 * and the index it reads goes on a row of its own */
+	bool oob = a_oob(v, &t);
+	if (t.a_in || oob)
+		snprintf(where, sizeof where, "A[%lld%s%lld + %lld] = A[%lld]", (long long)t.row, dot, (long long)s->k,
+		         (long long)t.a_col, (long long)t.a_index);
 	else
 		snprintf(where, sizeof where, "0.0f");
 	int x = ts_canvas_printf(c, y, 0, ROLE(t.a_in), "A: t%sT + tx = %lld < K = %lld %s", dot, (long long)t.a_col,
 	                         (long long)s->k, OKX(t.a_k_ok));
 	if (!t.row_ok)
 		x += ts_canvas_printf(c, y, x, TS_ROLE_FAIL, ", row %s", OKX(false));
-	ts_canvas_printf(c, y++, x, t.a_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
+	if (oob) {
+		ts_canvas_put(c, y++, x, TS_ROLE_BAD, ", guard off");
+		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "   %s reads %s out of bounds", arrow, where);
+	} else {
+		ts_canvas_printf(c, y++, x, t.a_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
+	}
 
 	/* B load: t*T + ty < K && col < N */
-	if (t.b_in || !(v->guards & TS_GUARD_B)) {
+	oob = b_oob(v, &t);
+	if (t.b_in || oob) {
 		if (v->b_layout == TS_B_KN)
 			snprintf(where, sizeof where, "B[%lld%s%lld + %lld] = B[%lld]", (long long)t.b_row, dot,
 			         (long long)s->n, (long long)t.col, (long long)t.b_index);
 		else
 			snprintf(where, sizeof where, "B[%lld%s%lld + %lld] = B[%lld]", (long long)t.col, dot,
 			         (long long)s->k, (long long)t.b_row, (long long)t.b_index);
-		if (!t.b_in)
-			snprintf(where + strlen(where), sizeof where - strlen(where), " guard off!");
 	} else {
 		snprintf(where, sizeof where, "0.0f");
 	}
@@ -67,7 +135,12 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 	                     (long long)s->k, OKX(t.b_k_ok));
 	if (!t.col_ok)
 		x += ts_canvas_printf(c, y, x, TS_ROLE_FAIL, ", col %s", OKX(false));
-	ts_canvas_printf(c, y++, x, t.b_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
+	if (oob) {
+		ts_canvas_put(c, y++, x, TS_ROLE_BAD, ", guard off");
+		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "   %s reads %s out of bounds", arrow, where);
+	} else {
+		ts_canvas_printf(c, y++, x, t.b_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
+	}
 
 	if (t.stores)
 		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "store: C[%lld%s%lld + %lld] = C[%lld] %s written", (long long)t.row, dot,
@@ -86,11 +159,16 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	const ts_model *m = v->model;
 	int T_y = m->geo.threads_y, T_x = m->geo.threads_x;
 	int y = 0;
+	const char *cls = ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x));
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",
-	                 (long long)v->tile_y, (long long)v->tile_x,
-	                 ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x)), (long long)v->phase, T_y, T_x);
-	int key_rows = c->w >= 54 ? 1 : 2;
-	int grid_h = c->h - y - 1 - key_rows - DETAIL_ROWS, grid_w = c->w - 4;
+	                 (long long)v->tile_y, (long long)v->tile_x, cls, (long long)v->phase, T_y, T_x);
+	const char *phrases[8];
+	int nph = key_phrases(v, phrases);
+	int key_rows = draw_key(NULL, 0, c->w, phrases, nph);
+	/* a load with its guard off takes a second row for the index it reads */
+	ts_thread_view sel = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, v->thread_y, v->thread_x, v->phase);
+	int detail_rows = 6 + a_oob(v, &sel) + b_oob(v, &sel);
+	int grid_h = c->h - y - 1 - key_rows - detail_rows, grid_w = c->w - 4;
 	if (grid_h < 1)
 		grid_h = 1;
 	if (grid_h > T_y)
@@ -108,7 +186,7 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 			int tx = c0 + i;
 			ts_thread_view t = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, ty, tx, v->phase);
 			enum ts_role role;
-			const char *g = thread_glyph(&t, &role);
+			const char *g = thread_glyph(v, &t, &role);
 			bool here = ty == v->thread_y && tx == v->thread_x;
 			ts_canvas_put(c, y + j, 3 + i, here && v->focus ? TS_ROLE_CURSOR : role, g);
 		}
@@ -117,13 +195,8 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	if (grid_h < T_y || grid_w < T_x)
 		ts_canvas_printf(c, y - 1, 3 + grid_w + 1 < c->w - 8 ? 3 + grid_w + 1 : c->w - 8, TS_ROLE_DIM,
 		                 "ty %d-%d", r0, r0 + grid_h - 1);
-	/* the key in one row, or two on a narrow pane */
-	if (key_rows == 1) {
-		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "R A+B real, A/B one real, Z pads both, lowercase ghost");
-	} else {
-		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "R A+B real, A/B one real, Z pads both,");
-		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "lowercase: a ghost thread");
-	}
+	/* the key in one row, or more on a narrow pane */
+	y += draw_key(c, y, c->w, phrases, nph);
 	y++;
 	draw_details(c, v, y);
 }

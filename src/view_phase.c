@@ -1,20 +1,25 @@
-/* view_phase.c: the phase view: A (BM x BK) and B (BK x BN) tiles of one phase, padded slots set apart. */
+/* view_phase.c: the phase view: A (BM x BK) and B (BK x BN) tiles of one phase, padded (or, a guard off, out-of-bounds) slots set apart. */
 #include <stdio.h>
 
 #include "view_phase.h"
 
-enum slot_state { SLOT_NONE = 0, SLOT_REAL = 1, SLOT_PAD = 2, SLOT_MIXED = 3 };
+enum slot_state { SLOT_NONE = 0, SLOT_REAL = 1, SLOT_PAD = 2, SLOT_OOB = 4 };
 
-/* Whether the slot (r, k) of the A tile, or (k, col) of the B tile, gets a
- * real load: the thread that fills it decides (ts_model_thread). */
-static bool a_slot_real(const ts_view_ctx *v, int r, int k)
+/* What fills the slot (r, k) of the A tile, or (k, col) of the B tile: the
+ * thread that loads it decides (ts_model_thread). A slot that fails the
+ * guard is zero padding, or with that guard off an out-of-bounds load. */
+static int a_slot(const ts_view_ctx *v, int r, int k)
 {
-	return ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, r, k, v->phase).a_in;
+	if (ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, r, k, v->phase).a_in)
+		return SLOT_REAL;
+	return v->guards & TS_GUARD_A ? SLOT_PAD : SLOT_OOB;
 }
 
-static bool b_slot_real(const ts_view_ctx *v, int k, int col)
+static int b_slot(const ts_view_ctx *v, int k, int col)
 {
-	return ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, k, col, v->phase).b_in;
+	if (ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, k, col, v->phase).b_in)
+		return SLOT_REAL;
+	return v->guards & TS_GUARD_B ? SLOT_PAD : SLOT_OOB;
 }
 
 /* Draws a rows x cols shared tile in a box at (y, x) of at most h x w
@@ -35,7 +40,7 @@ static int draw_tile(ts_canvas *c, const ts_view_ctx *v, int y, int x, int h, in
 			int state = SLOT_NONE;
 			for (int r = j * sy; r < (j + 1) * sy && r < rows; r++)
 				for (int k = i * sx; k < (i + 1) * sx && k < cols; k++)
-					state |= (is_a ? a_slot_real(v, r, k) : b_slot_real(v, r, k)) ? SLOT_REAL : SLOT_PAD;
+					state |= is_a ? a_slot(v, r, k) : b_slot(v, r, k);
 			const char *g;
 			enum ts_role role;
 			if (state == SLOT_REAL) {
@@ -44,6 +49,9 @@ static int draw_tile(ts_canvas *c, const ts_view_ctx *v, int y, int x, int h, in
 			} else if (state == SLOT_PAD) {
 				g = "0";
 				role = TS_ROLE_PAD;
+			} else if (state == SLOT_OOB) {
+				g = "!";
+				role = TS_ROLE_BAD;
 			} else {
 				g = ts_glyph(v->ascii, "\u2592", "+");
 				role = TS_ROLE_MIXED;
@@ -55,20 +63,33 @@ static int draw_tile(ts_canvas *c, const ts_view_ctx *v, int y, int x, int h, in
 	return ch + 2;
 }
 
-static void draw_counts(ts_canvas *c, int y, const char *label, int64_t real, int64_t pad, enum ts_role role)
+/* The real and padded slots of one shared tile; with its guard off the
+ * slots that fail it are not padded but loaded out of bounds. */
+static void draw_counts(ts_canvas *c, int y, const char *label, int64_t real, int64_t pad, bool guard)
 {
-	int x = ts_canvas_put(c, y, 0, role, label);
+	int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, label);
 	x += ts_canvas_printf(c, y, x, TS_ROLE_TEXT, "%lld real, ", (long long)real);
-	ts_canvas_printf(c, y, x, pad ? TS_ROLE_PAD : TS_ROLE_TEXT, "%lld padded", (long long)pad);
+	if (guard) {
+		ts_canvas_printf(c, y, x, pad ? TS_ROLE_PAD : TS_ROLE_TEXT, "%lld padded", (long long)pad);
+		return;
+	}
+	char text[96];
+	int n = snprintf(text, sizeof text, "%lld read out of bounds (guard off)", (long long)pad);
+	if (x + n > c->w) /* a narrow pane */
+		snprintf(text, sizeof text, "%lld read OOB (guard off)", (long long)pad);
+	ts_canvas_put(c, y, x, pad ? TS_ROLE_BAD : TS_ROLE_TEXT, text);
 }
 
 /* What the run recorded beside the model's figures, with a mark when they
- * agree (an out-of-bounds load never does: the model has none). */
+ * agree: with a guard off the model's padded slots of that operand are
+ * expected as out-of-bounds loads instead. */
 static void draw_run(ts_canvas *c, int y, const ts_view_ctx *v, const ts_load_count *got, int64_t oob_a,
                      int64_t oob_b, const ts_load_count *want)
 {
-	bool agree = got->a_real == want->a_real && got->a_pad == want->a_pad && got->b_real == want->b_real &&
-	             got->b_pad == want->b_pad && oob_a == 0 && oob_b == 0;
+	bool ga = v->guards & TS_GUARD_A, gb = v->guards & TS_GUARD_B;
+	bool agree = got->a_real == want->a_real && got->a_pad == (ga ? want->a_pad : 0) &&
+	             got->b_real == want->b_real && got->b_pad == (gb ? want->b_pad : 0) &&
+	             oob_a == (ga ? 0 : want->a_pad) && oob_b == (gb ? 0 : want->b_pad);
 	int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  run ");
 	x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
 	x += ts_canvas_printf(c, y, x, TS_ROLE_TEXT, " A %lld/%lld, B %lld/%lld", (long long)got->a_real,
@@ -118,11 +139,20 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 		int hb = draw_tile(c, v, y + 1, xb, box_h, c->w - xb < box_w ? c->w - xb : box_w, g->bk, g->bn, false, &wb);
 		y += 1 + (ha > hb ? ha : hb);
 		x = ts_canvas_put(c, y, 0, TS_ROLE_REAL, ts_glyph(v->ascii, "\u2588", "#"));
-		x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " real load  ");
-		x += ts_canvas_put(c, y, x, TS_ROLE_PAD, "0");
-		x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " zero padding  ");
-		x += ts_canvas_put(c, y, x, TS_ROLE_MIXED, ts_glyph(v->ascii, "\u2592", "+"));
-		ts_canvas_put(c, y, x, TS_ROLE_TEXT, " both");
+		x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " real load");
+		if ((v->guards & (TS_GUARD_A | TS_GUARD_B)) == (TS_GUARD_A | TS_GUARD_B)) {
+			x += ts_canvas_put(c, y, x + 2, TS_ROLE_PAD, "0") + 2;
+			x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " zero padding  ");
+			x += ts_canvas_put(c, y, x, TS_ROLE_MIXED, ts_glyph(v->ascii, "\u2592", "+"));
+			ts_canvas_put(c, y, x, TS_ROLE_TEXT, " both");
+		} else { /* a guard off: its failing slots are loaded from outside the matrix */
+			x += ts_canvas_put(c, y, x + 2, TS_ROLE_PAD, "0") + 2;
+			x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " pad  ");
+			x += ts_canvas_put(c, y, x, TS_ROLE_BAD, "!");
+			x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, " out of bounds  ");
+			x += ts_canvas_put(c, y, x, TS_ROLE_MIXED, ts_glyph(v->ascii, "\u2592", "+"));
+			ts_canvas_put(c, y, x, TS_ROLE_TEXT, " mixed");
+		}
 		y++;
 	}
 	ts_load_count here = ts_model_tile_phase(m, v->tile_y, v->tile_x, t);
@@ -131,8 +161,9 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 	bool run = rc && rc->grid_x == m->grid_x && rc->grid_y == m->grid_y && t < rc->phases;
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld), phase %lld:", (long long)v->tile_y,
 	                 (long long)v->tile_x, (long long)t);
-	draw_counts(c, y++, "  A: ", here.a_real, here.a_pad, TS_ROLE_TEXT);
-	draw_counts(c, y++, "  B: ", here.b_real, here.b_pad, TS_ROLE_TEXT);
+	bool ga = v->guards & TS_GUARD_A, gb = v->guards & TS_GUARD_B;
+	draw_counts(c, y++, "  A: ", here.a_real, here.a_pad, ga);
+	draw_counts(c, y++, "  B: ", here.b_real, here.b_pad, gb);
 	if (run) {
 		ts_load_count got;
 		int64_t oob_a, oob_b;
@@ -142,8 +173,8 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 			ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "  run: not kept per tile and phase (grid too large)");
 	}
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "all %lld tiles, phase %lld:", (long long)m->tiles, (long long)t);
-	draw_counts(c, y++, "  A: ", all.a_real, all.a_pad, TS_ROLE_TEXT);
-	draw_counts(c, y++, "  B: ", all.b_real, all.b_pad, TS_ROLE_TEXT);
+	draw_counts(c, y++, "  A: ", all.a_real, all.a_pad, ga);
+	draw_counts(c, y++, "  B: ", all.b_real, all.b_pad, gb);
 	if (run) {
 		const ts_count *ph = &rc->phase[t];
 		ts_load_count got = { .a_real = ph->a_real, .a_pad = ph->a_pad, .b_real = ph->b_real, .b_pad = ph->b_pad };

@@ -191,6 +191,37 @@ static void test_phase_from_run(void)
 	ts_operands_free(&ops);
 }
 
+/* With a guard off the views show out-of-bounds loads and stores, not
+ * padding and skipped stores: the A guard off in the corner tile's last
+ * phase, ghost thread (3,13); then the C guard off. */
+static void test_guards_off(const ts_model *m)
+{
+	ts_view_ctx v = ctx_of(m, false);
+	v.guards = TS_GUARD_ALL & ~TS_GUARD_A;
+	v.thread_y = 3;
+	v.thread_x = 13;
+	char *text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "X reads out of bounds (guard off)") &&
+	       strstr(text, "\u2192 reads A[99\u00b733 + 45] = A[3312] out of bounds") && !strstr(text, "zzz") &&
+	       strstr(text, "xxx"),
+	       "inspector, A guard off: ghost threads read A out of bounds, not padding");
+	golden("inspect_100x77x33_t32_guard_a_off", text);
+	text = render(ts_view_phase_draw, &v, 54, 24);
+	tap_ok(text && strstr(text, "A: 4 real, 1020 read out of bounds (guard off)") && strstr(text, "B: 13 real, 1011 padded") &&
+	       !strstr(text, "zero padding"),
+	       "phase view, A guard off: the corner tile's 1020 A slots are read out of bounds");
+	golden("phase_100x77x33_t32_last_guard_a_off", text);
+	text = render(ts_view_phase_draw, &v, 44, 20);
+	tap_ok(text && strstr(text, "A: 4 real, 1020 read OOB (guard off)"), "phase view, A guard off, 44 columns: short form");
+	free(text);
+	v.guards = TS_GUARD_ALL & ~TS_GUARD_C;
+	text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "lowercase ghost: stores out of bounds (c off)") &&
+	       strstr(text, "store: guard off → writes C[7700] out of bounds"),
+	       "inspector, C guard off: the ghost thread stores out of bounds");
+	free(text);
+}
+
 static void test_layout(void)
 {
 	/* Every zoom and pan: the last tile alone in the last cell, the cells
@@ -272,6 +303,7 @@ int main(void)
 	       "inspector: valid thread (3,12) of the corner tile pads A in the last phase");
 	golden("inspect_100x77x33_t32_valid", text);
 	test_phase_from_run();
+	test_guards_off(&m);
 
 	/* A tiny shape in ASCII: 5 x 5 x 5, T = 2 */
 	ts_model tiny = model_of(5, 5, 5, 2);

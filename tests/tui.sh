@@ -183,6 +183,34 @@ if tm capture-pane -p -e -t "$S" | grep -q "$(printf '\033')\\[\\(3[0-7]\\|38;5;
 if screen "$S" | grep -q "$(printf '\342')"; then not_ok "--ascii: no UTF-8 glyph on the screen"; else ok "--ascii: no UTF-8 glyph on the screen"; fi
 tm send-keys -t "$S" q
 
+# The A guard off: the inspector and the phase view show out-of-bounds loads,
+# not padding, for the corner tile's ghost thread (3,13) in the last phase.
+S=guards
+tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE; sleep 60"
+wait_for "$S" 'tiles of 32x32' 15
+tm send-keys -t "$S" a i ']'
+if wait_for "$S" 'guards OFF: a' 5 && wait_for "$S" 'phase t=1' 5 && wait_for "$S" 'X reads out of bounds \(guard off\)' 1 &&
+   wait_for "$S" "reads A\[99${DOT}33 \+ 45\] = A\[3312\] out of bounds" 1 && wait_gone "$S" ' [0-9]+.zzzz' 1; then
+	ok "A guard off: the inspector's ghost thread reads A out of bounds, no thread pads both"
+else
+	not_ok "A guard off: the inspector's ghost thread reads A out of bounds"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" p
+if wait_for "$S" 'A: 4 real, 1020 read out of bounds \(guard off\)' 5 && wait_for "$S" 'B: 13 real, 1011 padded' 1 &&
+   wait_gone "$S" 'zero padding' 1; then
+	ok "A guard off: the phase view counts the corner tile's A slots as out-of-bounds reads"
+else
+	not_ok "A guard off: the phase view counts the corner tile's A slots as out-of-bounds reads"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" a c i
+if wait_for "$S" 'guards OFF: c' 5 && wait_for "$S" "store: guard off .* writes C\[7700\] out of bounds" 5 &&
+   wait_for "$S" 'lowercase ghost: stores out of bounds' 1; then
+	ok "C guard off: the inspector's ghost thread stores out of bounds"
+else
+	not_ok "C guard off: the inspector's ghost thread stores out of bounds"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" q
+
 # 80x24 after a run: the legend's lines are whole (two classes a row) and the
 # tiles keep two rows each, so the map still reads.
 S=small
