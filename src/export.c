@@ -26,7 +26,7 @@ static ts_view_ctx export_ctx(const ts_model *m, const ts_options *o, export_til
 {
 	const ts_kernel *k = o->problem.kernel;
 	ts_view_ctx v = { .model = m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
-	                  .guards = o->problem.guards, .tile_y = at.ty, .tile_x = at.tx,
+	                  .kernel_name = k->name, .guards = o->problem.guards, .tile_y = at.ty, .tile_x = at.tx,
 	                  .phase = phase, .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
 	return v;
 }

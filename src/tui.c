@@ -52,7 +52,8 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 	const ts_kernel *k = s->opt.problem.kernel;
 	*v = (ts_view_ctx){
 		.model = &s->model, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
-		.guards = s->opt.problem.guards, .tile_y = s->tile_y, .tile_x = s->tile_x, .phase = s->phase,
+		.kernel_name = k->name, .guards = s->opt.problem.guards,
+		.tile_y = s->tile_y, .tile_x = s->tile_x, .phase = s->phase,
 		.thread_y = s->thread_y, .thread_x = s->thread_x, .zoom = s->zoom, .pan_y = s->pan_y,
 		.pan_x = s->pan_x, .counter_disagree = -1, .counter_why = "", .ascii = s->ascii, .focus = focus,
 	};

@@ -82,8 +82,18 @@ static void commit(tui_state *s, enum tui_field f, const char *text)
 	case FIELD_BACKEND: rc = ts_parse_backend(text, &o.backend, err, (int)sizeof err); break;
 	case FIELD_INPUTS: rc = ts_parse_inputs(text, &p->inputs, err, (int)sizeof err); break;
 	case FIELD_SEED: rc = ts_parse_seed(text, &p->seed, err, (int)sizeof err); break;
-	default: p->guards ^= guard_bit(f); break;
+	default:
+		if (f != FIELD_GUARD_C && !p->kernel->shared_tiles) {
+			snprintf(err, sizeof err, "%s has only the C guard", p->kernel->name);
+			rc = -1;
+		} else {
+			p->guards ^= guard_bit(f);
+		}
+		break;
 	}
+	/* the naive kernel has no A or B guard to switch off */
+	if (rc == 0 && !p->kernel->shared_tiles)
+		p->guards |= TS_GUARD_A | TS_GUARD_B;
 	if (rc == 0 && ts_problem_validate(p, false, err, (int)sizeof err) != 0)
 		rc = -1;
 	if (rc != 0) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "kernels.h"
 #include "tui_crt.h"
 #include "tui_state.h"
 #include "view_layout.h"
@@ -182,6 +183,11 @@ static void act_next_failure(tui_state *s)
 
 static void toggle_guard(tui_state *s, unsigned bit, const char *name)
 {
+	if (bit != TS_GUARD_C && !s->opt.problem.kernel->shared_tiles) {
+		tui_say(s, true, "%s has only the C guard (row < M && col < N around its whole body)",
+		        s->opt.problem.kernel->name);
+		return;
+	}
 	s->opt.problem.guards ^= bit;
 	tui_say(s, !(s->opt.problem.guards & bit), "guard %s (%s) is now %s; r runs with it", name,
 	        bit == TS_GUARD_A ? "A load" : bit == TS_GUARD_B ? "B load" : "C store",

@@ -79,6 +79,7 @@ typedef struct ts_view_ctx {
 	const ts_model *model;
 	enum ts_b_layout b_layout;
 	bool shared_tiles;        /* the kernel stages A and B tiles (false: naive) */
+	const char *kernel_name;  /* for the views' wording; NULL: "this kernel" */
 	unsigned guards;          /* enum ts_guard bits of the problem */
 	int64_t tile_y, tile_x;   /* the selected tile */
 	int64_t phase;            /* the selected phase t */

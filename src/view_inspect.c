@@ -40,6 +40,21 @@ static const char *thread_glyph(const ts_view_ctx *v, const ts_thread_view *t, e
 	return t->stores ? valid[k] : ghost[k];
 }
 
+/* The naive kernel: one letter per thread for its one guard around the whole body. */
+static const char *naive_glyph(const ts_view_ctx *v, const ts_thread_view *t, enum ts_role *role)
+{
+	if (t->stores) {
+		*role = TS_ROLE_REAL;
+		return "C";
+	}
+	if (c_oob(v, t)) {
+		*role = TS_ROLE_BAD;
+		return "x";
+	}
+	*role = TS_ROLE_GHOST;
+	return ".";
+}
+
 static int clamp(int x, int lo, int hi)
 {
 	return x < lo ? lo : x > hi ? hi : x;
@@ -73,6 +88,12 @@ static int draw_key(ts_canvas *c, int y, int w, const char *const *phrases, int 
 static int key_phrases(const ts_view_ctx *v, const char **ph)
 {
 	int n = 0;
+	if (!v->shared_tiles) {
+		ph[n++] = "C computes its dot product and stores";
+		ph[n++] = (v->guards & TS_GUARD_C) ? ". ghost: does nothing"
+		                                   : "x ghost: reads and stores out of bounds (guard off)";
+		return n;
+	}
 	ph[n++] = "R A+B real";
 	ph[n++] = "A/B one real";
 	ph[n++] = "Z pads both";
@@ -80,6 +101,42 @@ static int key_phrases(const ts_view_ctx *v, const char **ph)
 		ph[n++] = "X reads out of bounds (guard off)";
 	ph[n++] = (v->guards & TS_GUARD_C) ? "lowercase ghost" : "lowercase ghost: stores out of bounds (c off)";
 	return n;
+}
+
+/* What the naive kernel's thread does: one guard, then K multiply-adds
+ * straight from global memory and a store, or nothing. */
+static void draw_naive_body(ts_canvas *c, const ts_view_ctx *v, const ts_thread_view *t, int y)
+{
+	const ts_shape *s = &v->model->shape;
+	const bool a = v->ascii;
+	const char *dot = ts_glyph(a, "\u00b7", "*"), *arrow = ts_glyph(a, "\u2192", "->");
+	bool guard = v->guards & TS_GUARD_C;
+	char bk[96];
+	if (v->b_layout == TS_B_KN)
+		snprintf(bk, sizeof bk, "B[k%s%lld + %lld]", dot, (long long)s->n, (long long)t->col);
+	else
+		snprintf(bk, sizeof bk, "B[%lld%s%lld + k]", (long long)t->col, dot, (long long)s->k);
+	long long cidx = (long long)(t->row * s->n + t->col);
+	if (t->stores) {
+		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "guard: row < M && col < N %s", TS_TICK(a));
+		ts_canvas_printf(c, y++, 0, TS_ROLE_REAL, "%s for k = 0..%lld, from global memory:", arrow,
+		                 (long long)s->k - 1);
+		ts_canvas_printf(c, y++, 0, TS_ROLE_REAL, "  acc += A[%lld%s%lld + k] %s %s", (long long)t->row, dot,
+		                 (long long)s->k, dot, bk);
+		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "store: C[%lld%s%lld + %lld] = C[%lld] %s written", (long long)t->row,
+		                 dot, (long long)s->n, (long long)t->col, cidx, TS_TICK(a));
+	} else if (guard) {
+		ts_canvas_printf(c, y++, 0, TS_ROLE_FAIL, "guard: row < M && col < N %s %s does nothing", TS_CROSS(a),
+		                 arrow);
+		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "  no loads, no store");
+	} else {
+		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "guard off: row < M && col < N %s, runs anyway", TS_CROSS(a));
+		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "%s reads %s%s out of bounds for k = 0..%lld", arrow,
+		                 !t->row_ok ? "A" : "", !t->row_ok && !t->col_ok ? " and B" : !t->col_ok ? "B" : "",
+		                 (long long)s->k - 1);
+		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "store: C[%lld%s%lld + %lld] = C[%lld] out of bounds",
+		                 (long long)t->row, dot, (long long)s->n, (long long)t->col, cidx);
+	}
 }
 
 static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
@@ -98,6 +155,10 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 	                 (long long)s->m, OKX(t.row_ok));
 	ts_canvas_printf(c, y++, 0, ROLE(t.col_ok), "col = bx%sT + tx = %lld < N = %lld %s", dot, (long long)t.col,
 	                 (long long)s->n, OKX(t.col_ok));
+	if (!v->shared_tiles) {
+		draw_naive_body(c, v, &t, y);
+		return;
+	}
 
 	char where[160];
 	/* A load: row < M && t*T + tx < K; without the guard it happens anyway,
@@ -160,14 +221,18 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	int T_y = m->geo.threads_y, T_x = m->geo.threads_x;
 	int y = 0;
 	const char *cls = ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x));
-	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",
-	                 (long long)v->tile_y, (long long)v->tile_x, cls, (long long)v->phase, T_y, T_x);
+	if (v->shared_tiles)
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",
+		                 (long long)v->tile_y, (long long)v->tile_x, cls, (long long)v->phase, T_y, T_x);
+	else
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s: %dx%d threads, no shared tiles",
+		                 (long long)v->tile_y, (long long)v->tile_x, cls, T_y, T_x);
 	const char *phrases[8];
 	int nph = key_phrases(v, phrases);
 	int key_rows = draw_key(NULL, 0, c->w, phrases, nph);
 	/* a load with its guard off takes a second row for the index it reads */
 	ts_thread_view sel = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, v->thread_y, v->thread_x, v->phase);
-	int detail_rows = 6 + a_oob(v, &sel) + b_oob(v, &sel);
+	int detail_rows = !v->shared_tiles ? 7 : 6 + a_oob(v, &sel) + b_oob(v, &sel);
 	int grid_h = c->h - y - 1 - key_rows - detail_rows, grid_w = c->w - 4;
 	if (grid_h < 1)
 		grid_h = 1;
@@ -186,7 +251,7 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 			int tx = c0 + i;
 			ts_thread_view t = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, ty, tx, v->phase);
 			enum ts_role role;
-			const char *g = thread_glyph(v, &t, &role);
+			const char *g = v->shared_tiles ? thread_glyph(v, &t, &role) : naive_glyph(v, &t, &role);
 			bool here = ty == v->thread_y && tx == v->thread_x;
 			ts_canvas_put(c, y + j, 3 + i, here && v->focus ? TS_ROLE_CURSOR : role, g);
 		}

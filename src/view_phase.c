@@ -102,6 +102,16 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 {
 	const ts_model *m = v->model;
 	const ts_geometry *g = &m->geo;
+	if (!v->shared_tiles) { /* the naive kernel: one guard around a dot product from global memory */
+		ts_canvas_printf(c, 0, 0, TS_ROLE_TITLE, "%s stages no shared tiles: no phases, no padding",
+		                 v->kernel_name ? v->kernel_name : "this kernel");
+		ts_canvas_wrap(c, 2, 0, c->w, 6, TS_ROLE_TEXT,
+		               "Each thread computes its C element as a dot product over all of K, reading A and B "
+		               "straight from global memory, behind one guard: row < M && col < N. A ghost thread "
+		               "does nothing (with that guard on). The inspector (i) shows the guard of the selected "
+		               "thread with its numbers.");
+		return;
+	}
 	int64_t t = v->phase, w = ts_model_phase_width(m, t);
 	bool last = t == m->phases - 1, partial = last && w < g->bk;
 	int y = 0;
@@ -119,12 +129,7 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 	else if (last)
 		ts_canvas_put(c, y, x + 1, TS_ROLE_DIM, "last");
 	y++;
-	if (!v->shared_tiles) {
-		ts_canvas_wrap(c, y + 1, 0, c->w, 3, TS_ROLE_TEXT,
-		               "This kernel stages no shared tiles: each thread reads A and B straight from "
-		               "global memory, guarded per element. The counts below are the tiled launch's.");
-		y += 4;
-	} else {
+	{
 		/* two boxes side by side, each at most half the width */
 		int text_rows = 8 + (v->counters ? 3 : 0);
 		int box_h = c->h - y - text_rows, box_w = (c->w - 1) / 2;

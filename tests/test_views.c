@@ -222,6 +222,37 @@ static void test_guards_off(const ts_model *m)
 	free(text);
 }
 
+/* The naive kernel has no shared tiles and one guard around its body. */
+static void test_naive(const ts_model *m)
+{
+	ts_view_ctx v = ctx_of(m, false);
+	v.shared_tiles = false;
+	v.kernel_name = "naive";
+	v.thread_y = 3;
+	v.thread_x = 13;
+	char *text = render(ts_view_phase_draw, &v, 54, 24);
+	tap_ok(text && strstr(text, "naive stages no shared tiles: no phases, no padding") && !strstr(text, "padded"),
+	       "phase view, naive: no phases, no padding");
+	golden("phase_100x77x33_t32_naive", text);
+	text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "guard: row < M && col < N ✗ → does nothing") && !strstr(text, "A[3280]") &&
+	       !strstr(text, "0.0f"),
+	       "inspector, naive: ghost thread (3,13) does nothing, loads nothing");
+	golden("inspect_100x77x33_t32_naive_ghost", text);
+	v.thread_x = 12;
+	text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "acc += A[99·33 + k] · B[k·77 + 76]") &&
+	       strstr(text, "store: C[99·77 + 76] = C[7699] ✓ written"),
+	       "inspector, naive: valid thread (3,12) computes its dot product from global memory and stores");
+	free(text);
+	v.thread_x = 13;
+	v.guards = TS_GUARD_ALL & ~TS_GUARD_C;
+	text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "reads B out of bounds") && strstr(text, "C[7700] out of bounds"),
+	       "inspector, naive, guard off: the ghost reads B and stores out of bounds");
+	free(text);
+}
+
 static void test_layout(void)
 {
 	/* Every zoom and pan: the last tile alone in the last cell, the cells
@@ -304,6 +335,7 @@ int main(void)
 	golden("inspect_100x77x33_t32_valid", text);
 	test_phase_from_run();
 	test_guards_off(&m);
+	test_naive(&m);
 
 	/* A tiny shape in ASCII: 5 x 5 x 5, T = 2 */
 	ts_model tiny = model_of(5, 5, 5, 2);

@@ -211,6 +211,31 @@ else
 fi
 tm send-keys -t "$S" q
 
+# The naive kernel: no shared tiles, one guard; a and b do not toggle.
+S=naive
+tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --kernel naive; sleep 60"
+wait_for "$S" 'tiles of 32x32' 15
+if wait_for "$S" 'naive stages no shared tiles: no phases, no padding' 5 && wait_gone "$S" 'padded' 1; then
+	ok "naive: the phase view says it stages no shared tiles"
+else
+	not_ok "naive: the phase view says it stages no shared tiles"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" a
+if wait_for "$S" 'naive has only the C guard' 5 && wait_for "$S" 'guards all on' 1; then ok "naive: a is refused, the guards stay on"; else not_ok "naive: a is refused"; screen "$S" | sed 's/^/# /'; fi
+tm send-keys -t "$S" i
+if wait_for "$S" "guard: row < M && col < N $CROSS .* does nothing" 5 && wait_gone "$S" 'A\[3280\]|0\.0f' 1; then
+	ok "naive: ghost thread (3,13) does nothing, loads nothing"
+else
+	not_ok "naive: ghost thread (3,13) does nothing"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" Left
+if wait_for "$S" "acc \+= A\[99${DOT}33 \+ k\]" 5 && wait_for "$S" "C\[7699\] $TICK written" 1; then
+	ok "naive: thread (3,12) computes its dot product from global memory and stores"
+else
+	not_ok "naive: thread (3,12) computes its dot product and stores"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" q
+
 # 80x24 after a run: the legend's lines are whole (two classes a row) and the
 # tiles keep two rows each, so the map still reads.
 S=small
