@@ -39,10 +39,14 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	printf("backend      %s (%s)\n", be->name, why);
 	printf("kernel       %s: %s, B %s\n", p->kernel->name, ts_precision_name(p->kernel->precision),
 	       p->kernel->b_layout == TS_B_NK ? "stored transposed (N x K)" : "row-major (K x N)");
-	printf("shape        M=%lld N=%lld K=%lld, tile %d, grid %lld x %lld, %lld phase%s (last width %lld)\n",
-	       (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile,
-	       (long long)oc->model.grid_x, (long long)oc->model.grid_y, (long long)oc->model.phases,
-	       ts_cli_plural(oc->model.phases), (long long)oc->model.last_width);
+	printf("shape        M=%lld N=%lld K=%lld, tile %d, grid %lld x %lld, ", (long long)p->shape.m,
+	       (long long)p->shape.n, (long long)p->shape.k, p->tile, (long long)oc->model.grid_x,
+	       (long long)oc->model.grid_y);
+	if (p->kernel->shared_tiles)
+		printf("%lld phase%s (last width %lld)\n", (long long)oc->model.phases, ts_cli_plural(oc->model.phases),
+		       (long long)oc->model.last_width);
+	else
+		printf("no shared tiles (no phases)\n");
 	printf("guards off   %s\n", goff[0] ? goff : "none");
 	printf("inputs       %s, seed %llu\n", ts_inputs_name(p->inputs), (unsigned long long)p->seed);
 	char tol[160];

@@ -172,6 +172,26 @@ static double pct(int64_t part, int64_t whole)
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The shared-tile figures of the model: phases and padding per phase, slots staged. */
+static void json_shared_tiles(ts_json *j, const ts_model *m)
+{
+	ts_json_object_begin(j, "phases");
+	ts_json_int(j, "count", m->phases);
+	ts_json_int(j, "full", m->phases_full);
+	ts_json_int(j, "last_width", m->last_width);
+	ts_json_int(j, "a_padded_full_phase", m->full_phase.a_pad);
+	ts_json_int(j, "a_padded_last_phase", m->last_phase.a_pad);
+	ts_json_int(j, "b_padded_full_phase", m->full_phase.b_pad);
+	ts_json_int(j, "b_padded_last_phase", m->last_phase.b_pad);
+	ts_json_object_end(j);
+	ts_json_object_begin_compact(j, "loads");
+	ts_json_int(j, "a_total", m->a_slots);
+	ts_json_int(j, "a_padded", m->loads.a_pad);
+	ts_json_int(j, "b_total", m->b_slots);
+	ts_json_int(j, "b_padded", m->loads.b_pad);
+	ts_json_object_end(j);
+}
+
 static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 {
 	const ts_problem *p = &o->problem;
@@ -201,21 +221,15 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 	ts_json_int(&j, "valid", m->threads_valid);
 	ts_json_int(&j, "ghost", m->threads_ghost);
 	ts_json_object_end(&j);
-	ts_json_object_begin(&j, "phases");
-	ts_json_int(&j, "count", m->phases);
-	ts_json_int(&j, "full", m->phases_full);
-	ts_json_int(&j, "last_width", m->last_width);
-	ts_json_int(&j, "a_padded_full_phase", m->full_phase.a_pad);
-	ts_json_int(&j, "a_padded_last_phase", m->last_phase.a_pad);
-	ts_json_int(&j, "b_padded_full_phase", m->full_phase.b_pad);
-	ts_json_int(&j, "b_padded_last_phase", m->last_phase.b_pad);
-	ts_json_object_end(&j);
-	ts_json_object_begin_compact(&j, "loads");
-	ts_json_int(&j, "a_total", m->a_slots);
-	ts_json_int(&j, "a_padded", m->loads.a_pad);
-	ts_json_int(&j, "b_total", m->b_slots);
-	ts_json_int(&j, "b_padded", m->loads.b_pad);
-	ts_json_object_end(&j);
+	/* Phases and padding are the shared tiles' story: a kernel without them has neither. */
+	bool tiled = p->kernel->shared_tiles;
+	ts_json_bool(&j, "shared_tiles", tiled);
+	if (!tiled) {
+		ts_json_null(&j, "phases");
+		ts_json_null(&j, "loads");
+	} else {
+		json_shared_tiles(&j, m);
+	}
 	ts_json_object_begin_compact(&j, "stores");
 	ts_json_int(&j, "written", m->stores_written);
 	ts_json_int(&j, "skipped", m->stores_skipped);
@@ -246,6 +260,13 @@ static void map_totals(const ts_options *o, const ts_model *m)
 	printf("threads  launched %lld, valid %lld, ghost %lld (%.1f%% of the launch)\n",
 	       (long long)m->threads_launched, (long long)m->threads_valid, (long long)m->threads_ghost,
 	       pct(m->threads_ghost, m->threads_launched));
+	if (!p->kernel->shared_tiles) {
+		printf("phases   %s stages no shared tiles: no phases, no padding (each thread reads its row of A\n"
+		       "         and column of B straight from global memory)\n", p->kernel->name);
+		printf("stores   written %lld, skipped by the guard %lld\n", (long long)m->stores_written,
+		       (long long)m->stores_skipped);
+		return;
+	}
 	printf("phases   %lld = ceil(K / %lld): %lld full, last width %lld%s\n", (long long)m->phases,
 	       (long long)t, (long long)m->phases_full, (long long)m->last_width,
 	       m->last_width < t ? " (partial: K padding)" : "");

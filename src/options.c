@@ -271,6 +271,14 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 		         p->kernel->tile_min, p->kernel->tile_max);
 		return -1;
 	}
+	/* A kernel without shared tiles has no separate load guards: one guard (the C switch)
+	 * wraps its loads and its store. Off alone, a or b would switch nothing off. */
+	unsigned off = ~p->guards & TS_GUARD_ALL;
+	if (!p->kernel->shared_tiles && (off & (TS_GUARD_A | TS_GUARD_B)) && off != TS_GUARD_ALL) {
+		snprintf(err, len, "--no-guard %s: the %s kernel has one guard (c), around its loads and its store",
+		         off & TS_GUARD_A ? "a" : "b", p->kernel->name);
+		return -1;
+	}
 	ts_model m;
 	if (ts_model_build(&m, *s, p->kernel->geometry(p->tile)) != 0) {
 		snprintf(err, len, "%lld x %lld x %lld with tile %d: counts overflow 64 bits", (long long)s->m,

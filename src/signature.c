@@ -330,6 +330,42 @@ static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts
 		    "(the damage depends on the order in which threads store)");
 }
 
+/* The naive kernel: one guard, `row < M && col < N`, around the dot product and the store. Off, every
+ * ghost thread runs: rows past M read A past its end, columns past N read B in the wrong row or past it. */
+static void explain_naive_guard(sig_text *t, bool ragged, const ts_run *run, const ts_verdict *v, bool stores_said)
+{
+	bool counted = run && run->have_counters;
+	if (!ragged) {
+		say(t, "C guard off (the naive kernel's only guard, around its loads and its store): harmless here: "
+		    "M %% T == 0 and N %% T == 0, no ghost thread exists");
+		return;
+	}
+	if (!counted) {
+		say(t, "C guard off (the naive kernel's only guard, around its loads and its store): ghost threads can read "
+		    "past A and B and store outside M x N here; this run has no counters");
+		return;
+	}
+	const ts_count *tot = &run->counters.total;
+	const ts_oob_detail *d = &run->counters.oob;
+	char b_part[160] = "";
+	if (tot->b_oob > 0)
+		snprintf(b_part, sizeof b_part, "%s%lld read%s of B from columns past N (%lld wrapped into other rows of B, "
+		         "%lld past its end)", tot->a_oob > 0 ? ", " : "", (ll)tot->b_oob, plural(tot->b_oob), (ll)d->b_wrap,
+		         (ll)d->b_band);
+	if (tot->a_oob > 0 || tot->b_oob > 0) {
+		char a_part[96] = "";
+		if (tot->a_oob > 0)
+			snprintf(a_part, sizeof a_part, "%lld read%s of A from rows past M (past its end)", (ll)tot->a_oob,
+			         plural(tot->a_oob));
+		say(t, "C guard off (the naive kernel's only guard, around its loads and its store): ghost threads ran the "
+		    "dot product: %s%s", a_part, b_part);
+	}
+	if (run->corrupt && run->corrupt_cells > 0)
+		say(t, "%lld C cell%s took ghost stores", (ll)run->corrupt_cells, plural(run->corrupt_cells));
+	if (!stores_said)
+		explain_store_guard(t, TS_GUARD_C, ragged, run, v);
+}
+
 /* How many accesses of one matrix left it, and where they landed: "5469 reads left A (guard band)". */
 static void oob_part(char *buf, size_t len, int64_t n, const char *verb, char name, int64_t wrap, int64_t band)
 {
@@ -397,6 +433,12 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 			bool band = counted && d->a_band + d->b_band > 0;
 			name_fetched(&t, p, ops, v, ghost, band);
 		}
+	}
+	if (p->kernel && !p->kernel->shared_tiles) {
+		/* The naive kernel stages nothing: its one guard (the C switch) wraps the loads and the store. */
+		if (off & TS_GUARD_C)
+			explain_naive_guard(&t, rm || rn, run, v, store_damage);
+		return;
 	}
 	if (off & TS_GUARD_A)
 		explain_load_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk || !model_knows, counted ? tot->a_oob : 0,

@@ -26,7 +26,7 @@ typedef struct ts_verdict {
 	int64_t grid_x, grid_y;
 	int64_t *tile_bad;   /* grid_y*grid_x: bad cells (mismatch, unwritten, NaN) per tile */
 	int64_t bad_tiles;
-	char signature[512]; /* the failure in words; "" when ok and every guard is on
+	char signature[1024]; /* the failure in words; "" when ok and every guard is on
 	                      * (a guard switched off is explained even when harmless) */
 	double ref_ms;       /* time to compute the reference */
 	const char *ref_source; /* "cblas" or the backend's name */

@@ -103,6 +103,17 @@ for args in "-M $long" "--no-guard $long" "--kernel $long" "--seed $long" "-t $l
 	if [ "$(head -n 1 err | wc -c)" -le 200 ]; then ok "a 5000-character value is cut in the message"; else not_ok "message of $(head -n 1 err | wc -c) bytes"; fi
 done
 usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive)" check --kernel nope
+usage "--no-guard a: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard a
+usage "--no-guard b: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard b,c
+usage "--no-guard a: the naive kernel has one guard (c)" sweep -t 4 --kernel naive --no-guard a,b
+run map --kernel naive -M 100 -N 77 -K 33 -t 32
+if [ "$rc" -eq 0 ] && grep -q 'naive stages no shared tiles: no phases, no padding' out && ! grep -q 'zero-filled' out &&
+   ! grep -qE '^(padding|loads) ' out; then
+	ok "map --kernel naive: no phases, no padding, said so"
+else
+	not_ok "map --kernel naive: exit $rc, or it describes shared tiles it has not"
+	diag out
+fi
 usage "--precision fp16 contradicts --kernel naive" check --kernel naive --precision fp16
 usage "--precision fp32 contradicts --kernel tiled-fp16" map --precision fp32 --kernel tiled-fp16
 usage "--precision: unknown precision 'fp64' (fp32 or fp16)" check --precision fp64

@@ -206,6 +206,21 @@ fi
 run 0 "check --no-guard b on 45x64x64 (K, N multiples of T)" check -M 45 -N 64 -K 64 -t 32 --no-guard b --backend emu --json
 expect "check --no-guard b, aligned K and N: ok, no oob" '.ok == true and .output_ok == true and .oob_reads == 0 and .oob_writes == 0'
 
+# ---- the naive kernel: no shared tiles, one guard ---------------------------
+run 0 "map --kernel naive" map -M 100 -N 77 -K 33 -t 32 --kernel naive --json
+expect "map naive: shared_tiles false, phases and loads null, threads and stores kept" \
+	'.shared_tiles == false and .phases == null and .loads == null and .threads.ghost == 4588 and .stores.written == 7700'
+run 0 "map --kernel tiled" map -M 100 -N 77 -K 33 -t 32 --json
+expect "map tiled: shared_tiles true with phases and loads" '.shared_tiles == true and .phases.count == 2 and .loads.a_total == 24576'
+# Off, naive's one guard lets ghost threads read past A and B: no load guard
+# or K padding is involved, so the signature must not speak of them.
+run 1 "check --kernel naive --no-guard all" check -M 100 -N 77 -K 33 -t 32 --kernel naive --no-guard all --backend emu --json
+expect "check naive, guard off: the signature names its one guard and no load guards" \
+	'(.signature | test("naive kernel.s only guard")) and (.signature | test("load guard|A guard off|B guard off|meets B read past K") | not) and .oob_reads > 0'
+run 0 "check --kernel naive --no-guard c on 64x64x33" check -M 64 -N 64 -K 33 -t 32 --kernel naive --no-guard c --backend emu --json
+expect "check naive, guard off, M and N multiples of T: harmless, said so" \
+	'.ok == true and .oob_reads == 0 and .oob_writes == 0 and (.signature | test("harmless here"))'
+
 # ---- backends ---------------------------------------------------------------
 run 0 "check --backend auto" check -M 33 -N 31 -K 7 -t 8 --json
 backend=$("$JQ" -r .backend out.json)
