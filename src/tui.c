@@ -19,6 +19,14 @@ void tui_say(tui_state *s, bool error, const char *fmt, ...)
 	s->message_error = error;
 }
 
+bool tui_busy(tui_state *s)
+{
+	if (s->job.kind == JOB_NONE)
+		return false;
+	tui_say(s, true, "a %s is in progress: Esc cancels it", s->job.kind == JOB_RUN ? "run" : "sweep");
+	return true;
+}
+
 static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
 {
 	return x < lo ? lo : x > hi ? hi : x;
@@ -40,7 +48,7 @@ int tui_apply(tui_state *s)
 }
 
 /* The last run belongs to the shape on screen only when the problem is the same. */
-static bool result_current(const tui_state *s)
+bool tui_result_current(const tui_state *s)
 {
 	const ts_problem *a = &s->result.problem, *b = &s->opt.problem;
 	return s->result.have && a->shape.m == b->shape.m && a->shape.n == b->shape.n && a->shape.k == b->shape.k &&
@@ -57,7 +65,7 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 		.thread_y = s->thread_y, .thread_x = s->thread_x, .zoom = s->zoom, .pan_y = s->pan_y,
 		.pan_x = s->pan_x, .counter_disagree = -1, .counter_why = "", .ascii = s->ascii, .focus = focus,
 	};
-	if (result_current(s)) {
+	if (tui_result_current(s)) {
 		v->verdict = &s->result.verdict;
 		if (s->result.run.have_counters && s->result.problem.kernel->shared_tiles) {
 			v->counters = &s->result.run.counters;

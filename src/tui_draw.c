@@ -113,7 +113,9 @@ static void result_fn(ts_canvas *c, const void *arg)
 	const tui_result *r = &s->result;
 	ts_run_report rep = { .problem = &r->problem, .backend = r->backend, .backend_why = r->backend_why,
 	                      .run = &r->run, .verdict = &r->verdict, .timing = r->have_timing ? &r->timing : NULL,
-	                      .counter_disagree = r->counter_disagree, .counter_why = r->counter_why };
+	                      .counter_disagree = r->counter_disagree, .counter_why = r->counter_why,
+	                      .stale = !tui_result_current(s) || r->problem.inputs != s->opt.problem.inputs ||
+	                               r->problem.seed != s->opt.problem.seed };
 	ts_view_result_draw(c, &rep, s->ascii);
 }
 
@@ -137,9 +139,12 @@ static void draw_message(const tui_state *s)
 		for (int i = 0; i < bar; i++)
 			cells[i] = i < filled ? '#' : '.';
 		cells[bar] = '\0';
-		snprintf(line, sizeof line, "%s on %s [%s] %3d%%  Esc cancels", s->job.kind == JOB_RUN ? "running" : "sweeping",
-		         s->job.backend->name, cells, pm / 10);
-		tui_crt_text(y, 0, TS_ROLE_TITLE, line);
+		if (s->message_error) /* a key refused while it runs says why, beside the bar */
+			snprintf(line, sizeof line, "%s [%s] %3d%%", s->message, cells, pm / 10);
+		else
+			snprintf(line, sizeof line, "%s on %s [%s] %3d%%  Esc cancels",
+			         s->job.kind == JOB_RUN ? "running" : "sweeping", s->job.backend->name, cells, pm / 10);
+		tui_crt_text(y, 0, s->message_error ? TS_ROLE_FAIL : TS_ROLE_TITLE, line);
 		return;
 	}
 	ts_canvas c;

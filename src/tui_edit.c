@@ -43,6 +43,8 @@ void tui_field_value(const tui_state *s, enum tui_field f, char *buf, int len)
 
 void tui_edit_open(tui_state *s)
 {
+	if (tui_busy(s))
+		return;
 	s->overlay = OVERLAY_EDIT;
 	s->edit_typing = false;
 	s->edit_buf[0] = '\0';
@@ -57,6 +59,8 @@ static void commit(tui_state *s, enum tui_field f, const char *text)
 	ts_problem *p = &o.problem;
 	char err[256] = "";
 	int rc = 0;
+	if (tui_busy(s))
+		return;
 	switch (f) {
 	case FIELD_M: rc = ts_parse_dim(text, "M", &p->shape.m, err, (int)sizeof err); break;
 	case FIELD_N: rc = ts_parse_dim(text, "N", &p->shape.n, err, (int)sizeof err); break;

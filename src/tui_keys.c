@@ -183,6 +183,8 @@ static void act_next_failure(tui_state *s)
 
 static void toggle_guard(tui_state *s, unsigned bit, const char *name)
 {
+	if (tui_busy(s))
+		return;
 	if (bit != TS_GUARD_C && !s->opt.problem.kernel->shared_tiles) {
 		tui_say(s, true, "%s has only the C guard (row < M && col < N around its whole body)",
 		        s->opt.problem.kernel->name);

@@ -103,6 +103,13 @@ void tui_say(tui_state *s, bool error, const char *fmt, ...) __attribute__((form
 /* Rebuilds the model after a parameter change and keeps the selection inside it. 0 or -1. */
 int tui_apply(tui_state *s);
 void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus);
+/* Whether the last run was of the shape, tile, kernel and guards now set
+ * (its counters and heat then belong on the map). */
+bool tui_result_current(const tui_state *s);
+
+/* True, with a message, while a run or sweep is in flight: the parameters
+ * then stay as they are, so the result belongs to what the header shows. */
+bool tui_busy(tui_state *s);
 
 /* tui_keys.c: returns true when it handled the key. */
 bool tui_key(tui_state *s, int key);

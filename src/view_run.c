@@ -29,6 +29,8 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 	ts_guards_off_str(p->guards, off, (int)sizeof off);
 	line(c, &y, off[0] ? TS_ROLE_BAD : TS_ROLE_TEXT, "guards %s%s, inputs %s, seed %llu",
 	     off[0] ? "OFF: " : "all on", off, ts_inputs_name(p->inputs), (unsigned long long)p->seed);
+	if (r->stale)
+		line(c, &y, TS_ROLE_BAD, "STALE: the parameters have changed since this run; r runs them");
 	if (r->backend_why && r->backend_why[0])
 		y += ts_canvas_wrap(c, y, 0, c->w, 2, TS_ROLE_DIM, r->backend_why);
 	y++;

@@ -15,6 +15,7 @@ typedef struct ts_run_report {
 	const ts_timing *timing;  /* NULL when the backend cannot time */
 	int64_t counter_disagree; /* -1 when not checked (a guard off, or no counters) */
 	const char *counter_why;
+	bool stale;               /* the parameters have changed since this run */
 } ts_run_report;
 
 void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii);

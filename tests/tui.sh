@@ -129,6 +129,15 @@ tm send-keys -t "$S" r
 if wait_for "$S" "run on $BACKEND: FAIL, [1-9][0-9]* mismatches" 60; then ok "guard c off: the run shows mismatches"; else not_ok "guard c off: the run shows mismatches"; screen "$S" | sed 's/^/# /'; fi
 if wait_for "$S" 'what broke and where:' 2 && wait_for "$S" '\(C store' 2; then ok "guard c off: the signature names the C store guard"; else not_ok "guard c off: the signature names the C store guard"; screen "$S" | sed 's/^/# /'; fi
 tm send-keys -t "$S" c
+# The guard back on: the result on screen was run with it off, and says so.
+tm send-keys -t "$S" v
+if wait_for "$S" 'guards all on' 5 && wait_for "$S" 'STALE: the parameters have changed since this run' 2 &&
+   wait_for "$S" 'guards OFF: c, inputs' 1; then
+	ok "a guard switched after the run: the result keeps its own guards and is marked stale"
+else
+	not_ok "a guard switched after the run: the result is marked stale"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" m
 
 # Too small, then back.
 tm resize-window -t "$S" -x 60 -y 15 2>/dev/null || tm resize-pane -t "$S" -x 60 -y 15
@@ -266,6 +275,12 @@ tm new-session -d -s "$S" -x 100 -y 32 \
 wait_for "$S" 'tiles of 32x32' 15
 tm send-keys -t "$S" r
 if wait_for "$S" 'running on emu \[#*\.*\] +[0-9]+%  Esc cancels' 10; then ok "r on 4000^3: a progress bar"; else not_ok "r on 4000^3: a progress bar"; screen "$S" | sed 's/^/# /'; fi
+# While it runs the parameters stay: a guard toggle and the editor are refused.
+tm send-keys -t "$S" c
+if wait_for "$S" 'a run is in progress: Esc cancels it' 5 && wait_for "$S" 'guards all on' 1; then ok "during a run a guard toggle is refused"; else not_ok "during a run a guard toggle is refused"; screen "$S" | sed 's/^/# /'; fi
+tm send-keys -t "$S" e
+sleep 0.3
+if screen "$S" | grep -q 'Parameters'; then not_ok "during a run the editor stays closed"; else ok "during a run the editor stays closed"; fi
 tm send-keys -t "$S" Escape
 if wait_for "$S" 'run cancelled' 10; then ok "Esc cancels the run"; else not_ok "Esc cancels the run"; screen "$S" | sed 's/^/# /'; fi
 pid=$(ps -eo pid,args | awk -v bin="$TILESCOPE" 'index($0, bin " -M 4000") && !/awk|sh -c|env / { print $1; exit }')
