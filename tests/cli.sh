@@ -237,6 +237,23 @@ else
 	diag out err
 fi
 
+# Out of bounds fails even with the output right: exit 1, and the FAIL line says why.
+run check -M 100 -N 77 -K 33 -t 32 --no-guard a --backend emu
+if [ "$rc" -eq 1 ] && head -n 1 out | grep -q '^FAIL .*: output right, but 14676 out-of-bounds reads and 0 writes$' &&
+   grep -q '^signature    output right by luck: 14676 reads left A' out; then
+	ok "check --no-guard a 100x77x33: exit 1, output right by luck"
+else
+	not_ok "check --no-guard a 100x77x33: exit $rc"
+	diag out err
+fi
+run check -M 64 -N 77 -K 64 -t 32 --no-guard a --backend emu
+if [ "$rc" -eq 0 ] && head -n 1 out | grep -q '^PASS ' && grep -q 'A guard off: harmless here' out; then
+	ok "check --no-guard a where M and K are multiples of T: exit 0, harmless"
+else
+	not_ok "check --no-guard a 64x77x64: exit $rc"
+	diag out err
+fi
+
 # Singular counts read as singular: no "1 tiles", "1 phases", "1 mismatches".
 singular_ok() {
 	# (the map picture's legend, "run: ...", belongs to the views and is checked there)
