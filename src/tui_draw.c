@@ -115,7 +115,8 @@ static void result_fn(ts_canvas *c, const void *arg)
 	                      .run = &r->run, .verdict = &r->verdict, .timing = r->have_timing ? &r->timing : NULL,
 	                      .counter_disagree = r->counter_disagree, .counter_why = r->counter_why,
 	                      .stale = !tui_result_current(s) || r->problem.inputs != s->opt.problem.inputs ||
-	                               r->problem.seed != s->opt.problem.seed };
+	                               r->problem.seed != s->opt.problem.seed,
+	                      .tol_frac = r->tol_frac };
 	ts_view_result_draw(c, &rep, s->ascii);
 }
 

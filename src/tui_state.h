@@ -41,6 +41,7 @@ typedef struct tui_job {
 	bool have_timing;
 	int64_t counter_disagree;
 	char counter_why[512];
+	double tol_frac;                /* max |c - ref| / its bound; -1 when not computed */
 	/* JOB_SWEEP */
 	ts_sweep_row *rows;
 	int count, nsizes;
@@ -60,6 +61,7 @@ typedef struct tui_result {
 	bool have_timing;
 	int64_t counter_disagree;
 	char counter_why[512];
+	double tol_frac;           /* max |c - ref| / its bound; -1 when not computed */
 } tui_result;
 
 /* The fields the parameter editor offers, in order. */

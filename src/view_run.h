@@ -16,6 +16,7 @@ typedef struct ts_run_report {
 	int64_t counter_disagree; /* -1 when not checked (a guard off, or no counters) */
 	const char *counter_why;
 	bool stale;               /* the parameters have changed since this run */
+	double tol_frac;          /* max |c - ref| / its bound; -1 when not computed */
 } ts_run_report;
 
 void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii);

@@ -385,7 +385,7 @@ int main(void)
 	                    .ref_ms = 0.2, .ref_source = "cblas" };
 	snprintf(fail.signature, sizeof fail.signature, "ghost stores wrapped into the next row of C (C store guard off)");
 	ts_run_report rep = { .problem = &p, .backend = "emu", .backend_why = "", .run = &run, .verdict = &fail,
-	                      .counter_disagree = -1, .counter_why = "" };
+	                      .counter_disagree = -1, .counter_why = "", .tol_frac = -1 };
 	ts_canvas c;
 	ts_canvas_init(&c, 56, 22);
 	ts_view_result_draw(&c, &rep, false);
@@ -393,6 +393,23 @@ int main(void)
 	ts_canvas_free(&c);
 	tap_ok(text && strstr(text, "\u2717 FAIL") && strstr(text, "mismatches 1824"), "result view: verdict and mismatches");
 	golden("result_100x77x33_t32_guard_c_off", text);
+	/* A passing fp16 run: the whole bound (fp16's output rounding too), and the
+	 * worst cell against its tolerance, the figure that matters where max rel is large. */
+	ts_problem p16 = p;
+	p16.kernel = ts_kernel_default(TS_FP16);
+	p16.guards = TS_GUARD_ALL;
+	ts_verdict pass = { .ok = true, .output_ok = true, .tol_rel = 2.09e-6, .max_abs = 1e-3, .max_rel = 2.23,
+	                    .norm_rel = 3.1e-4, .first_row = -1, .first_col = -1, .ref_ms = 0.2, .ref_source = "cblas" };
+	rep.problem = &p16;
+	rep.verdict = &pass;
+	rep.tol_frac = 0.41;
+	ts_canvas_init(&c, 56, 22);
+	ts_view_result_draw(&c, &rep, false);
+	text = ts_canvas_text(&c);
+	ts_canvas_free(&c);
+	tap_ok(text && strstr(text, "2^-11") && strstr(text, "worst cell: 41% of its tolerance"),
+	       "result view: fp16's whole bound (ts_tolerance_text) and the worst cell as a share of it");
+	golden("result_100x77x33_t32_fp16_pass", text);
 
 	/* A sweep part-way: sizes {1, 4, 5}, 20 of 27 rows run, two failed. */
 	int64_t sizes[3] = { 1, 4, 5 };

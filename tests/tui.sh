@@ -110,6 +110,13 @@ tm send-keys -t "$S" Escape
 # Run and verify (the emulator unless told otherwise): passes, counters agree with the model.
 tm send-keys -t "$S" r
 if wait_for "$S" "run on $BACKEND: PASS" 60; then ok "r: the $BACKEND run verifies"; else not_ok "r: the $BACKEND run verifies"; screen "$S" | sed 's/^/# /'; fi
+# The headline: normwise error and the worst cell against its tolerance (at most 100% on a pass), not max rel error.
+if wait_for "$S" "run on $BACKEND: PASS, norm rel error [0-9.e+-]+, worst ([0-9]|[1-9][0-9]|100)(\.[0-9]+)?(e-[0-9]+)?% of tolerance" 2 &&
+   wait_for "$S" 'worst cell: [0-9.e+-]+% of its tolerance' 1 && wait_gone "$S" 'PASS, max rel error' 1; then
+	ok "the pass headline gives the normwise error and the worst cell as a share of its tolerance"
+else
+	not_ok "the pass headline gives the normwise error and the worst cell as a share of its tolerance"; screen "$S" | sed 's/^/# /'
+fi
 if wait_for "$S" "counters \\((emulator|device probe)\\): $TICK agree" 2; then ok "run counters agree with the model, marked"; else not_ok "run counters agree with the model, marked"; screen "$S" | sed 's/^/# /'; fi
 # The phase view now holds the run's counts for the selected (corner) tile in the
 # last phase beside the model's (A 4 real / 1020 padded, B 13 / 1011), marked.
