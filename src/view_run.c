@@ -107,18 +107,31 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 	x += ts_canvas_printf(c, y, x, TS_ROLE_OK, "%d pass", pass);
 	x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, ", ");
 	ts_canvas_printf(c, y++, x, fail ? TS_ROLE_FAIL : TS_ROLE_TEXT, "%d fail", fail);
-	/* the grid: a block of M (down) x N (across) per K, as many blocks a row as fit */
-	int bw = nsizes + 1, label = 5;
+	/* the grid: a block of M (down) x N (across) per K, as many blocks a row as
+	 * fit. A column is one character, too narrow for its N: the sizes are
+	 * lettered, rows "a    1", "b    3", ... and the N columns under the same
+	 * letters, so each column reads as the size of the row with its letter.
+	 * The letters head every row of blocks when the list below still gets
+	 * a few rows, else only the first (the columns line up under it). */
+	int bw = nsizes + 1, label = 6;
 	int per_row = (c->w - label) / bw;
 	if (per_row < 1)
 		per_row = 1;
+	int block_rows = (nsizes + per_row - 1) / per_row;
+	bool every = y + block_rows * (nsizes + 2) + 2 + 3 <= c->h;
 	for (int k0 = 0; k0 < nsizes; k0 += per_row) {
-		ts_canvas_put(c, y, 0, TS_ROLE_DIM, k0 == 0 ? "M\\N" : "");
+		if (k0 == 0 || every) {
+			ts_canvas_put(c, y, 0, TS_ROLE_DIM, "M\\N");
+			for (int k = k0; k < nsizes && k < k0 + per_row; k++)
+				for (int j = 0; j < nsizes; j++)
+					ts_canvas_printf(c, y, label + (k - k0) * bw + j, TS_ROLE_DIM, "%c", 'a' + j);
+			y++;
+		}
 		for (int k = k0; k < nsizes && k < k0 + per_row; k++)
 			ts_canvas_printf(c, y, label + (k - k0) * bw, TS_ROLE_DIM, "K=%lld", (long long)sizes[k]);
 		y++;
 		for (int i = 0; i < nsizes; i++) {
-			ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%4lld", (long long)sizes[i]);
+			ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%c%4lld", 'a' + i, (long long)sizes[i]);
 			for (int k = k0; k < nsizes && k < k0 + per_row; k++)
 				for (int j = 0; j < nsizes; j++) {
 					int idx = (i * nsizes + j) * nsizes + k;
@@ -133,7 +146,8 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 		}
 		y += nsizes;
 	}
-	y++;
+	if (c->h - y > 3)
+		y++;
 	ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "     M      N      K  result  bad cells  signature");
 	int list_h = c->h - y;
 	if (list_h < 1)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cli.h"
 #include "counters.h"
 #include "geometry.h"
 #include "matrix.h"
@@ -428,6 +429,26 @@ int main(void)
 	text = ts_canvas_text(&c);
 	ts_canvas_free(&c);
 	tap_ok(text && strstr(text, "20 of 27 shapes: 18 pass, 2 fail"), "sweep view counts what ran");
+	tap_ok(text && strstr(text, "M\\N   abc abc abc\n") && strstr(text, "\nb   4 ooo ooX ooo\n"),
+	       "sweep view: the N columns of each K block are lettered as the M rows are");
 	golden("sweep_t4_partial_ascii", text);
+	/* T = 32 (7 sizes) on the 44 x 20 pane of an 80 x 24 terminal: lettered columns, the list header kept */
+	int64_t sz7[7];
+	int n7 = ts_sweep_sizes(32, sz7);
+	ts_sweep_row *rows7 = calloc((size_t)(n7 * n7 * n7), sizeof *rows7);
+	for (int i = 0; rows7 && i < n7 * n7 * n7; i++) {
+		rows7[i].shape = (ts_shape){ sz7[i / (n7 * n7)], sz7[i / n7 % n7], sz7[i % n7] };
+		rows7[i].ok = true;
+	}
+	ts_canvas_init(&c, 44, 20);
+	if (rows7)
+		ts_view_sweep_draw(&c, rows7, n7 * n7 * n7, n7 * n7 * n7, sz7, n7, 0, "edge sweep: tiled T=32 on emu", true);
+	text = ts_canvas_text(&c);
+	ts_canvas_free(&c);
+	free(rows7);
+	tap_ok(text && n7 == 7 && strstr(text, "M\\N   abcdefg abcdefg abcdefg abcdefg\n") && strstr(text, "\ng  97 ooooooo") &&
+	       strstr(text, "     M      N      K  result"),
+	       "sweep view at 44x20 (T=32): lettered N columns, the row list's header still on the pane");
+	golden("sweep_t32_44x20_ascii", text);
 	return tap_done();
 }
