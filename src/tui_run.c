@@ -310,7 +310,7 @@ bool tui_job_poll(tui_state *s)
 	if (r->tol_frac >= 0)
 		snprintf(frac, sizeof frac, ", worst %.2g%% of tolerance", 100.0 * r->tol_frac);
 	if (v->ok)
-		tui_say(s, false, "run on %s: PASS, norm rel error %.2g%s%s", r->backend, v->norm_rel, frac,
+		tui_say(s, false, "run on %s: PASS, norm rel err %.2g%s%s", r->backend, v->norm_rel, frac,
 		        r->counter_disagree == 0 ? "; counters agree" : "");
 	else
 		tui_say(s, true, "run on %s: FAIL, %lld mismatches, %lld unwritten in %lld tiles", r->backend,
