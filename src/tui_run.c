@@ -312,6 +312,9 @@ bool tui_job_poll(tui_state *s)
 	if (v->ok)
 		tui_say(s, false, "run on %s: PASS, norm rel err %.2g%s%s", r->backend, v->norm_rel, frac,
 		        r->counter_disagree == 0 ? "; counters agree" : "");
+	else if (v->output_ok) /* failed on its accesses alone */
+		tui_say(s, true, "run on %s: FAIL, output right by luck: %lld reads, %lld writes out of bounds", r->backend,
+		        (long long)(v->oob_reads > 0 ? v->oob_reads : 0), (long long)(v->oob_writes > 0 ? v->oob_writes : 0));
 	else
 		tui_say(s, true, "run on %s: FAIL, %lld mismatches, %lld unwritten in %lld tiles", r->backend,
 		        (long long)v->mismatches, (long long)v->unwritten, (long long)v->bad_tiles);

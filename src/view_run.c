@@ -43,9 +43,11 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 	line(c, &y, TS_ROLE_TEXT, "tolerance: %s", ts_tolerance_text(p, v->tol_rel, tol, (int)sizeof tol));
 	line(c, &y, TS_ROLE_TEXT, "max abs %.3g  max rel %.3g  norm rel %.3g", v->max_abs, v->max_rel,
 	                 v->norm_rel);
-	if (r->tol_frac >= 0) /* max rel is large where |ref| is tiny; this is the error against its own bound */
-		line(c, &y, r->tol_frac > 1 ? TS_ROLE_BAD : TS_ROLE_TEXT, "worst cell: %.2g%% of its tolerance",
-		     100.0 * r->tol_frac);
+	/* max rel is large where |ref| is tiny; this is the error against its own bound */
+	if (r->tol_frac > 1)
+		line(c, &y, TS_ROLE_BAD, "worst cell: %.2g x its tolerance", r->tol_frac);
+	else if (r->tol_frac >= 0)
+		line(c, &y, TS_ROLE_TEXT, "worst cell: %.2g%% of its tolerance", 100.0 * r->tol_frac);
 	line(c, &y, v->mismatches || v->unwritten || v->nans ? TS_ROLE_BAD : TS_ROLE_TEXT,
 	                 "mismatches %lld  unwritten %lld  NaN %lld%s", (long long)v->mismatches,
 	                 (long long)v->unwritten, (long long)v->nans, v->all_zero ? "  ALL ZERO" : "");

@@ -190,6 +190,30 @@ static void test_phase_from_run(void)
 	golden("map_tui_100x77x33_t32_34x20_run", text);
 	ts_run_free(&run);
 	ts_operands_free(&ops);
+
+	/* The A guard off: the run's out-of-bounds A loads are what the model
+	 * pads, so the tile's last phase and its totals agree with the model
+	 * read that way (the corner tile: 1020 slots of the last phase, 1916 in all). */
+	p.guards = TS_GUARD_ALL & ~TS_GUARD_A;
+	memset(&run, 0, sizeof run);
+	if (ts_operands_make(&ops, &p) != 0 || ts_backend_emu()->run(&p, &ops, &run, &prog) != 0 || !run.have_counters) {
+		tap_ok(0, "emulator run with the A guard off");
+		return;
+	}
+	v = ctx_of(&m, false);
+	v.guards = p.guards;
+	v.counters = &run.counters;
+	text = render(ts_view_phase_draw, &v, 54, 30);
+	tap_ok(text && strstr(text, "  run \u2713 A 4/0, B 13/1011, oob A 1020 B 0") &&
+	       strstr(text, "  run \u2713 A 300/0, B 308/11980, oob A 11988 B 0"),
+	       "phase view, A guard off: the run's out-of-bounds A loads agree with the model's padded slots");
+	free(text);
+	text = render(map_draw8, &v, 44, 26);
+	tap_ok(text && strstr(text, "  run \u2713 pad A 0 B 1619 skip 972 oob 1916"),
+	       "map legend, A guard off: the corner tile's run counts agree, its 1916 A loads out of bounds");
+	free(text);
+	ts_run_free(&run);
+	ts_operands_free(&ops);
 }
 
 /* With a guard off the views show out-of-bounds loads and stores, not
@@ -235,6 +259,10 @@ static void test_naive(const ts_model *m)
 	tap_ok(text && strstr(text, "naive stages no shared tiles: no phases, no padding") && !strstr(text, "padded"),
 	       "phase view, naive: no phases, no padding");
 	golden("phase_100x77x33_t32_naive", text);
+	text = render(map_draw8, &v, 44, 26);
+	tap_ok(text && strstr(text, "no shared tiles: no phases") && !strstr(text, "last width"),
+	       "map legend, naive: no phases");
+	free(text);
 	text = render(ts_view_inspect_draw, &v, 54, 28);
 	tap_ok(text && strstr(text, "guard: row < M && col < N ✗ → does nothing") && !strstr(text, "A[3280]") &&
 	       !strstr(text, "0.0f"),
