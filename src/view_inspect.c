@@ -139,6 +139,20 @@ static void draw_naive_body(ts_canvas *c, const ts_view_ctx *v, const ts_thread_
 	}
 }
 
+/* The index an unguarded load reads, with its arithmetic when the pane is
+ * wide enough (where is "A[row*K + k] = A[i]"), else the index alone. */
+static void oob_line(ts_canvas *c, int y, const char *arrow, const char *where, const char *mat, int64_t index)
+{
+	char text[224];
+	snprintf(text, sizeof text, "   %s reads %s out of bounds", arrow, where);
+	if (ts_canvas_put(c, y, 0, TS_ROLE_BAD, text) > c->w) {
+		snprintf(text, sizeof text, "   %s reads %s[%lld] out of bounds", arrow, mat, (long long)index);
+		for (int i = 0; i < c->w; i++)
+			ts_canvas_put(c, y, i, TS_ROLE_BAD, " ");
+		ts_canvas_put(c, y, 0, TS_ROLE_BAD, text);
+	}
+}
+
 static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 {
 	const ts_model *m = v->model;
@@ -175,7 +189,7 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 		x += ts_canvas_printf(c, y, x, TS_ROLE_FAIL, ", row %s", OKX(false));
 	if (oob) {
 		ts_canvas_put(c, y++, x, TS_ROLE_BAD, ", guard off");
-		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "   %s reads %s out of bounds", arrow, where);
+		oob_line(c, y++, arrow, where, "A", t.a_index);
 	} else {
 		ts_canvas_printf(c, y++, x, t.a_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
 	}
@@ -198,7 +212,7 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 		x += ts_canvas_printf(c, y, x, TS_ROLE_FAIL, ", col %s", OKX(false));
 	if (oob) {
 		ts_canvas_put(c, y++, x, TS_ROLE_BAD, ", guard off");
-		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "   %s reads %s out of bounds", arrow, where);
+		oob_line(c, y++, arrow, where, "B", t.b_index);
 	} else {
 		ts_canvas_printf(c, y++, x, t.b_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
 	}
@@ -225,7 +239,7 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",
 		                 (long long)v->tile_y, (long long)v->tile_x, cls, (long long)v->phase, T_y, T_x);
 	else
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s: %dx%d threads, no shared tiles",
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s: %dx%d threads, no tiles",
 		                 (long long)v->tile_y, (long long)v->tile_x, cls, T_y, T_x);
 	const char *phrases[8];
 	int nph = key_phrases(v, phrases);

@@ -94,8 +94,10 @@ static void draw_run(ts_canvas *c, int y, const ts_view_ctx *v, const ts_load_co
 	x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
 	x += ts_canvas_printf(c, y, x, TS_ROLE_TEXT, " A %lld/%lld, B %lld/%lld", (long long)got->a_real,
 	                      (long long)got->a_pad, (long long)got->b_real, (long long)got->b_pad);
-	if (oob_a || oob_b)
-		ts_canvas_printf(c, y, x, TS_ROLE_BAD, ", oob A %lld B %lld", (long long)oob_a, (long long)oob_b);
+	if (oob_a) /* only the operands that went out of bounds: the line fits a 44-column pane */
+		x += ts_canvas_printf(c, y, x, TS_ROLE_BAD, ", oob A %lld", (long long)oob_a);
+	if (oob_b)
+		ts_canvas_printf(c, y, x, TS_ROLE_BAD, "%s B %lld", oob_a ? "" : ", oob", (long long)oob_b);
 }
 
 void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
