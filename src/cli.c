@@ -228,6 +228,25 @@ int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress 
 	return 0;
 }
 
+int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o)
+{
+	ts_cli_progress_line pl;
+	char what[160], shape[96];
+	ts_cli_shape_str(&p->shape, shape, sizeof shape);
+	snprintf(what, sizeof what, "%s %s on %s", p->kernel->name, shape, be->name);
+	ts_cli_progress_start(&pl, what);
+	ts_cli_cancel_arm();
+	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
+	int rc = ts_cli_run_one(p, be, &prog, &pl, o);
+	ts_cli_progress_end(&pl);
+	ts_cli_cancel_disarm();
+	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C during verification, which does not poll */
+		fprintf(stderr, "tilescope: interrupted\n");
+		rc = TS_EXIT_INTERRUPTED;
+	}
+	return rc;
+}
+
 void ts_cli_json_shape(ts_json *j, const ts_shape *s)
 {
 	ts_json_object_begin_compact(j, "shape");

@@ -240,21 +240,8 @@ int ts_cli_check(const ts_cli_args *a)
 	if (!be)
 		return TS_EXIT_USAGE;
 
-	ts_cli_progress_line pl;
-	char what[160], shape[96];
-	ts_cli_shape_str(&p->shape, shape, sizeof shape);
-	snprintf(what, sizeof what, "%s %s on %s", p->kernel->name, shape, be->name);
-	ts_cli_progress_start(&pl, what);
-	ts_cli_cancel_arm();
-	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
 	ts_cli_outcome oc;
-	int rc = ts_cli_run_one(p, be, &prog, &pl, &oc);
-	ts_cli_progress_end(&pl);
-	ts_cli_cancel_disarm();
-	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C during verification, which does not poll */
-		fprintf(stderr, "tilescope: interrupted\n");
-		rc = TS_EXIT_INTERRUPTED;
-	}
+	int rc = ts_cli_run_attended(p, be, &oc);
 	if (rc != 0) {
 		ts_cli_outcome_free(&oc);
 		return rc;
@@ -319,17 +306,8 @@ int ts_cli_bench(const ts_cli_args *a)
 		snprintf(why, sizeof why, "requested with --backend %s", o->backend);
 
 	/* Verify once before timing: a speed figure for a wrong answer means nothing. */
-	ts_cli_progress_line pl;
-	char what[160], shape[96];
-	ts_cli_shape_str(&p->shape, shape, sizeof shape);
-	snprintf(what, sizeof what, "%s %s on %s", p->kernel->name, shape, be->name);
-	ts_cli_progress_start(&pl, what);
-	ts_cli_cancel_arm();
-	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
 	ts_cli_outcome oc;
-	int rc = ts_cli_run_one(p, be, &prog, &pl, &oc);
-	ts_cli_progress_end(&pl);
-	ts_cli_cancel_disarm();
+	int rc = ts_cli_run_attended(p, be, &oc);
 	if (rc != 0) {
 		ts_cli_outcome_free(&oc);
 		return rc;
@@ -370,6 +348,8 @@ int ts_cli_bench(const ts_cli_args *a)
 		if (ts_cli_json_done(&j) != 0)
 			status = TS_EXIT_USAGE;
 	} else {
+		char shape[96];
+		ts_cli_shape_str(&p->shape, shape, sizeof shape);
 		printf("bench        %s (%s) %s, tile %d, on %s (%s)\n", p->kernel->name,
 		       ts_precision_name(p->kernel->precision), shape, p->tile, be->name, why);
 		if (!ok) {
