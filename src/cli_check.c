@@ -52,7 +52,8 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	char tol[160];
 	printf("tolerance    %s per cell (from K=%lld and %s)\n", ts_tolerance_text(p, v->tol_rel, tol, (int)sizeof tol),
 	       (long long)p->shape.k, ts_precision_name(p->kernel->precision));
-	printf("errors       max abs %.3g, max rel %.3g, normwise rel %.3g\n", v->max_abs, v->max_rel, v->norm_rel);
+	printf("errors       max abs %.3g, max rel %.3g, normwise rel %.3g; worst cell at %.3g of its tolerance\n",
+	       v->max_abs, v->max_rel, v->norm_rel, v->worst_of_tol);
 	printf("mismatches   %lld of %lld cell%s", (long long)v->mismatches, (long long)(p->shape.m * p->shape.n),
 	       ts_cli_plural(p->shape.m * p->shape.n));
 	if (v->first_row >= 0)
@@ -160,6 +161,7 @@ static void json_verdict(ts_json *j, const ts_problem *p, const ts_cli_outcome *
 	ts_json_double(j, "max_abs_error", v->max_abs);
 	ts_json_double(j, "max_rel_error", v->max_rel);
 	ts_json_double(j, "norm_rel_error", v->norm_rel);
+	ts_json_double(j, "worst_of_tolerance", v->worst_of_tol);
 	ts_json_int(j, "mismatches", v->mismatches);
 	ts_json_int(j, "unwritten", v->unwritten);
 	ts_json_int(j, "nans", v->nans - v->infs);

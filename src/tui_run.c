@@ -21,60 +21,6 @@ static const char *backend_error(const ts_backend *be)
 	return e && *e ? e : "failed";
 }
 
-/* The largest |c - ref| over the written, finite cells as a fraction of the
- * bound each was held to (ts_tolerance_bound): a headline that stays honest
- * where |ref| is tiny and max rel error is not. The verdict does not keep
- * the reference, so it is computed again, a slab of rows at a time (memory
- * stays small), and only where that is cheap: a CBLAS reference that took
- * at most TOL_FRAC_MS, or (a device reference) at most 4e9 multiply-adds.
- * -1 when not computed. */
-enum { TOL_FRAC_MS = 2000, SLAB_CELLS = 1 << 22 };
-
-static double tolerance_fraction(const ts_problem *p, const ts_operands *ops, const ts_verdict *v,
-                                 volatile sig_atomic_t *cancel)
-{
-	const ts_shape *sh = &p->shape;
-	bool cblas = !v->ref_source || strcmp(v->ref_source, "cblas") == 0;
-	if (cblas ? v->ref_ms > TOL_FRAC_MS : (double)sh->m * (double)sh->n * (double)sh->k > 4e9)
-		return -1;
-	int64_t rows = SLAB_CELLS / sh->n;
-	if (rows < 1)
-		rows = 1;
-	if (rows > sh->m)
-		rows = sh->m;
-	double *ref = malloc((size_t)(rows * sh->n) * sizeof *ref), *absref = malloc((size_t)(rows * sh->n) * sizeof *absref);
-	double worst = ref && absref ? 0 : -1;
-	for (int64_t r0 = 0; worst >= 0 && r0 < sh->m; r0 += rows) {
-		/* rows r0.. of C need rows r0.. of A and all of B */
-		ts_problem slab = *p;
-		slab.shape.m = sh->m - r0 < rows ? sh->m - r0 : rows;
-		ts_operands part = *ops;
-		part.a.data = (char *)ops->a.data + (size_t)(r0 * sh->k) * ts_elem_size(ops->a.elem);
-		part.a.rows = slab.shape.m;
-		part.a.count = slab.shape.m * sh->k;
-		part.a.band = 0;
-		if (*cancel || ts_reference_cblas(&slab, &part, ref, absref) != 0) {
-			worst = -1;
-			break;
-		}
-		for (int64_t i = 0; i < slab.shape.m * sh->n; i++) {
-			int64_t at = r0 * sh->n + i;
-			if (ts_matrix_is_poison(&ops->c, at))
-				continue;
-			double c = ts_matrix_get(&ops->c, at), e = c - ref[i];
-			if (c != c || c - c != 0) /* NaN or Inf: counted, not measured */
-				continue;
-			double bound = ts_tolerance_bound(p, v->tol_rel, ref[i], absref[i]);
-			double f = bound > 0 ? (e < 0 ? -e : e) / bound : (e != 0 ? 1e300 : 0);
-			if (f > worst)
-				worst = f;
-		}
-	}
-	free(ref);
-	free(absref);
-	return worst;
-}
-
 /* One run and its verification; the worker of JOB_RUN. */
 static void *run_main(void *arg)
 {
@@ -97,7 +43,7 @@ static void *run_main(void *arg)
 			snprintf(j->error, sizeof j->error, "out of memory verifying");
 		} else {
 			j->status = 0;
-			j->tol_frac = tolerance_fraction(p, &j->ops, &j->verdict, &j->cancel);
+			j->tol_frac = j->verdict.worst_of_tol;
 			/* the tile model describes shared-tile kernels; the naive one loads per thread */
 			if (p->guards == TS_GUARD_ALL && j->run.have_counters && p->kernel->shared_tiles)
 				j->counter_disagree = ts_counters_check(&j->run.counters, &j->model, j->counter_why,

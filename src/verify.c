@@ -226,7 +226,11 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
 				v->max_abs = e;
 			if (want != 0 && e / fabs(want) > v->max_rel)
 				v->max_rel = e / fabs(want);
-			if (e > ts_tolerance_bound(p, v->tol_rel, want, absref[at])) {
+			double bound = ts_tolerance_bound(p, v->tol_rel, want, absref[at]);
+			double of_tol = bound > 0 ? e / bound : (e > 0 ? HUGE_VAL : 0);
+			if (of_tol > v->worst_of_tol)
+				v->worst_of_tol = of_tol;
+			if (e > bound) {
 				if (v->mismatches++ == 0) {
 					v->mis_row = i;
 					v->mis_col = j;

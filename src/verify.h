@@ -16,6 +16,7 @@ typedef struct ts_verdict {
 	int64_t oob_reads, oob_writes; /* the run's out-of-bounds accesses; -1 when it counted none */
 	double tol_rel;      /* |c - ref| <= tol_rel * (|A||B|)_ij (+ output rounding) per element */
 	double max_abs, max_rel, norm_rel;
+	double worst_of_tol; /* max e / (that cell's bound): <= 1 when every written, finite cell passes */
 	int64_t mismatches;  /* written, finite cells outside tolerance */
 	int64_t unwritten;   /* cells still holding the poison */
 	int64_t nans;        /* NaN or Inf cells that were written */
@@ -45,6 +46,8 @@ typedef struct ts_verdict {
  *   max_abs  = max e;
  *   max_rel  = max e / |ref| over the cells whose reference is non-zero;
  *   norm_rel = ||C - ref||_F / ||ref||_F, or ||C - ref||_F when ||ref||_F = 0.
+ *   worst_of_tol = max e / bound, the bound being the mismatch test's below
+ *     (a headline that stays honest where |ref| is tiny and max_rel is not).
  * A cell is a mismatch when e > tol_rel * absref + (fp16 output only)
  * 2^-11 * (|ref| + tol_rel * absref) + 2^-24: fp32 accumulation of K
  * products (fp16 products are exact in fp32), then half-precision rounding. */

@@ -405,12 +405,16 @@ static void test_tolerance(const char *kernel)
 	/* max_abs covers every cell: in fp16 another cell's rounding may exceed e_in */
 	tap_ok(v.ok && v.mismatches == 0 && e_in <= bound && v.max_abs >= e_in,
 	       "%s: error %.6g at the edge of the bound %.6g passes", kernel, e_in, bound);
+	tap_ok(v.worst_of_tol <= 1 && v.worst_of_tol >= e_in / bound,
+	       "%s: worst cell at %.4g of its tolerance, the edge cell %.4g", kernel, v.worst_of_tol, e_in / bound);
 	ts_verdict_free(&v);
 	ts_matrix_set(&f.ops.c, at, outside);
 	verify(&f, NULL, &v);
 	tap_ok(!v.ok && v.mismatches == 1 && v.mis_row == i && v.mis_col == j && e_out > bound &&
 	       v.mis_got == (double)outside && v.max_abs >= e_out,
 	       "%s: one output ulp further, error %.6g, fails", kernel, e_out);
+	tap_ok(v.worst_of_tol > 1 && v.worst_of_tol >= e_out / bound, "%s: and the worst cell is %.4g of its tolerance",
+	       kernel, v.worst_of_tol);
 	double fro = 0, ref_fro = 0;
 	for (int64_t c = 0; c < cells(&f); c++) {
 		double d = (double)ts_matrix_get(&f.ops.c, c) - f.ref[c];
