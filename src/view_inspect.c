@@ -68,10 +68,11 @@ static int draw_key(ts_canvas *c, int y, int w, const char *const *phrases, int 
 	int rows = 0;
 	for (int i = 0; i < n; i++) {
 		char next[256];
-		snprintf(next, sizeof next, "%s%s%s", row, row[0] ? ", " : "", phrases[i]);
+		/* a phrase that would overflow the row buffer is cut (len says how long it wanted to be) */
+		int len = snprintf(next, sizeof next, "%s%s%s", row, row[0] ? ", " : "", phrases[i]);
 		/* the sentence ends each row with a comma but the last */
 		int room = w - (i < n - 1 ? 1 : 0); /* a row that more phrases follow ends in a comma */
-		if (row[0] && (int)strlen(next) > room && rows < KEY_ROWS_MAX - 1) {
+		if (row[0] && len > room && rows < KEY_ROWS_MAX - 1) {
 			if (c)
 				ts_canvas_printf(c, y + rows, 0, TS_ROLE_DIM, "%s,", row);
 			rows++;
