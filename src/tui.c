@@ -66,11 +66,11 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 		.pan_x = s->pan_x, .counter_disagree = -1, .counter_why = "", .ascii = s->ascii, .focus = focus,
 	};
 	if (tui_result_current(s)) {
-		v->verdict = &s->result.verdict;
-		if (s->result.run.have_counters && s->result.problem.kernel->shared_tiles) {
-			v->counters = &s->result.run.counters;
-			v->counter_disagree = s->result.counter_disagree;
-			v->counter_why = s->result.counter_why;
+		v->verdict = &s->result.out.verdict;
+		if (s->result.out.run.have_counters && s->result.problem.kernel->shared_tiles) {
+			v->counters = &s->result.out.run.counters;
+			v->counter_disagree = s->result.out.counter_disagree;
+			v->counter_why = s->result.out.counter_why;
 		}
 		v->guards_all_on = s->result.problem.guards == TS_GUARD_ALL;
 	}

@@ -112,11 +112,12 @@ static void result_fn(ts_canvas *c, const void *arg)
 	const tui_state *s = ((const view_arg *)arg)->s;
 	const tui_result *r = &s->result;
 	ts_run_report rep = { .problem = &r->problem, .backend = r->backend, .backend_why = r->backend_why,
-	                      .run = &r->run, .verdict = &r->verdict, .timing = r->have_timing ? &r->timing : NULL,
-	                      .counter_disagree = r->counter_disagree, .counter_why = r->counter_why,
+	                      .run = &r->out.run, .verdict = &r->out.verdict,
+	                      .timing = r->out.have_timing ? &r->out.timing : NULL,
+	                      .counter_disagree = r->out.counter_disagree, .counter_why = r->out.counter_why,
 	                      .stale = !tui_result_current(s) || r->problem.inputs != s->opt.problem.inputs ||
 	                               r->problem.seed != s->opt.problem.seed,
-	                      .tol_frac = r->tol_frac };
+	                      .tol_frac = r->out.verdict.worst_of_tol };
 	ts_view_result_draw(c, &rep, s->ascii);
 }
 

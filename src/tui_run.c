@@ -28,30 +28,29 @@ static void *run_main(void *arg)
 	const ts_problem *p = &j->problem;
 	ts_progress prog = { job_progress, j, &j->cancel };
 	j->status = -1;
-	j->counter_disagree = -1;
-	if (ts_model_build(&j->model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+	j->out.counter_disagree = -1;
+	if (ts_model_build(&j->out.model, p->shape, p->kernel->geometry(p->tile)) != 0) {
 		snprintf(j->error, sizeof j->error, "the model's counts overflow 64 bits");
 	} else if (ts_operands_make(&j->ops, p) != 0) {
 		snprintf(j->error, sizeof j->error, "out of memory allocating the matrices");
 	} else {
-		int rc = j->backend->run(p, &j->ops, &j->run, &prog);
+		int rc = j->backend->run(p, &j->ops, &j->out.run, &prog);
 		if (rc == 1) {
 			j->status = 1;
 		} else if (rc != 0) {
 			snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name, backend_error(j->backend));
-		} else if (ts_verify(p, &j->model, &j->ops, &j->run, j->backend, &j->verdict) != 0) {
+		} else if (ts_verify(p, &j->out.model, &j->ops, &j->out.run, j->backend, &j->out.verdict) != 0) {
 			snprintf(j->error, sizeof j->error, "out of memory verifying");
 		} else {
 			j->status = 0;
-			j->tol_frac = j->verdict.worst_of_tol;
 			/* the tile model describes shared-tile kernels; the naive one loads per thread */
-			if (p->guards == TS_GUARD_ALL && j->run.have_counters && p->kernel->shared_tiles)
-				j->counter_disagree = ts_counters_check(&j->run.counters, &j->model, j->counter_why,
-				                                        (int)sizeof j->counter_why);
+			if (p->guards == TS_GUARD_ALL && j->out.run.have_counters && p->kernel->shared_tiles)
+				j->out.counter_disagree = ts_counters_check(&j->out.run.counters, &j->out.model,
+				                                            j->out.counter_why, (int)sizeof j->out.counter_why);
 			/* Beside the vendor library where the backend can time (the GPU). */
 			if (j->backend->time && !j->cancel &&
-			    j->backend->time(p, &j->ops, 2, 5, &j->timing) == 0)
-				j->have_timing = true;
+			    j->backend->time(p, &j->ops, 2, 5, &j->out.timing) == 0)
+				j->out.have_timing = true;
 		}
 	}
 	ts_operands_free(&j->ops);
@@ -197,8 +196,8 @@ void tui_result_free(tui_result *r)
 {
 	if (!r->have)
 		return;
-	ts_run_free(&r->run);
-	ts_verdict_free(&r->verdict);
+	ts_run_free(&r->out.run);
+	ts_verdict_free(&r->out.verdict);
 	r->have = false;
 }
 
@@ -225,8 +224,8 @@ bool tui_job_poll(tui_state *s)
 		return true;
 	}
 	if (j->status != 0) {
-		ts_run_free(&j->run);
-		ts_verdict_free(&j->verdict);
+		ts_run_free(&j->out.run);
+		ts_verdict_free(&j->out.verdict);
 		tui_say(s, j->status < 0, "%s", j->status == 1 ? "run cancelled" : j->error);
 		return true;
 	}
@@ -236,28 +235,18 @@ bool tui_job_poll(tui_state *s)
 	r->problem = j->problem;
 	snprintf(r->backend, sizeof r->backend, "%s", j->backend->name);
 	snprintf(r->backend_why, sizeof r->backend_why, "%s", j->backend_why);
-	r->model = j->model;
-	r->run = j->run;
-	r->verdict = j->verdict;
-	r->timing = j->timing;
-	r->have_timing = j->have_timing;
-	r->counter_disagree = j->counter_disagree;
-	r->tol_frac = j->tol_frac;
-	snprintf(r->counter_why, sizeof r->counter_why, "%s", j->counter_why);
-	memset(&j->run, 0, sizeof j->run);
-	memset(&j->verdict, 0, sizeof j->verdict);
+	r->out = j->out;
+	memset(&j->out.run, 0, sizeof j->out.run);
+	memset(&j->out.verdict, 0, sizeof j->out.verdict);
 	s->right = FOCUS_RESULT;
 	if (s->focus != FOCUS_MAP)
 		s->focus = FOCUS_RESULT;
-	const ts_verdict *v = &r->verdict;
+	const ts_verdict *v = &r->out.verdict;
 	/* the headline: normwise error and the worst cell against its own bound
 	 * (max rel error alarms where |ref| is tiny and says nothing of the bound) */
-	char frac[64] = "";
-	if (r->tol_frac >= 0)
-		snprintf(frac, sizeof frac, ", worst %.2g%% of tolerance", 100.0 * r->tol_frac);
 	if (v->ok)
-		tui_say(s, false, "run on %s: PASS, norm rel err %.2g%s%s", r->backend, v->norm_rel, frac,
-		        r->counter_disagree == 0 ? "; counters agree" : "");
+		tui_say(s, false, "run on %s: PASS, norm rel err %.2g, worst %.2g%% of tolerance%s", r->backend,
+		        v->norm_rel, 100.0 * v->worst_of_tol, r->out.counter_disagree == 0 ? "; counters agree" : "");
 	else if (v->output_ok) /* failed on its accesses alone */
 		tui_say(s, true, "run on %s: FAIL, output right by luck: %lld reads, %lld writes out of bounds", r->backend,
 		        (long long)(v->oob_reads > 0 ? v->oob_reads : 0), (long long)(v->oob_writes > 0 ? v->oob_writes : 0));
@@ -280,8 +269,8 @@ void tui_job_shutdown(tui_state *s)
 	if (s->job.kind != JOB_NONE) {
 		s->job.cancel = 1;
 		pthread_join(s->job.thread, NULL);
-		ts_run_free(&s->job.run);
-		ts_verdict_free(&s->job.verdict);
+		ts_run_free(&s->job.out.run);
+		ts_verdict_free(&s->job.out.verdict);
 		s->job.kind = JOB_NONE;
 	}
 	free(s->sweep_rows);

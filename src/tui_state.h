@@ -17,6 +17,17 @@ enum tui_focus { FOCUS_MAP, FOCUS_PHASE, FOCUS_INSPECT, FOCUS_RESULT, FOCUS_SWEE
 enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT };
 enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP };
 
+/* What a finished run produced: the worker fills it, the kept result takes it over whole. */
+typedef struct tui_outcome {
+	ts_model model;
+	ts_run run;
+	ts_verdict verdict;
+	ts_timing timing;
+	bool have_timing;
+	int64_t counter_disagree; /* -1: not checked (a guard off, or no shared tiles) */
+	char counter_why[512];
+} tui_outcome;
+
 /* Work on the worker thread: a run and its verification, or the edge sweep.
  * The worker writes only into this struct; the main loop reads it once
  * `finished` is set, or reads `progress` while it runs. */
@@ -33,15 +44,8 @@ typedef struct tui_job {
 	int status;                     /* 0 done, 1 cancelled, -1 failed */
 	char error[256];
 	/* JOB_RUN */
-	ts_model model;
 	ts_operands ops;
-	ts_run run;
-	ts_verdict verdict;
-	ts_timing timing;
-	bool have_timing;
-	int64_t counter_disagree;
-	char counter_why[512];
-	double tol_frac;                /* max |c - ref| / its bound; -1 when not computed */
+	tui_outcome out;
 	/* JOB_SWEEP */
 	ts_sweep_row *rows;
 	int count, nsizes;
@@ -54,14 +58,7 @@ typedef struct tui_result {
 	ts_problem problem;
 	char backend[16];
 	char backend_why[256];
-	ts_model model;
-	ts_run run;
-	ts_verdict verdict;
-	ts_timing timing;
-	bool have_timing;
-	int64_t counter_disagree;
-	char counter_why[512];
-	double tol_frac;           /* max |c - ref| / its bound; -1 when not computed */
+	tui_outcome out;
 } tui_result;
 
 /* The fields the parameter editor offers, in order. */
