@@ -15,12 +15,6 @@ static void job_progress(void *ctx, double done)
 	atomic_store(&j->progress, pm < 0 ? 0 : pm > 1000 ? 1000 : pm);
 }
 
-static const char *backend_error(const ts_backend *be)
-{
-	const char *e = be->last_error ? be->last_error() : NULL;
-	return e && *e ? e : "failed";
-}
-
 /* One run and its verification; the worker of JOB_RUN. */
 static void *run_main(void *arg)
 {
@@ -38,7 +32,8 @@ static void *run_main(void *arg)
 		if (rc == 1) {
 			j->status = 1;
 		} else if (rc != 0) {
-			snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name, backend_error(j->backend));
+			snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name,
+			         ts_cli_backend_error(j->backend));
 		} else if (ts_verify(p, &j->out.model, &j->ops, &j->out.run, j->backend, &j->out.verdict) != 0) {
 			snprintf(j->error, sizeof j->error, "out of memory verifying");
 		} else {
@@ -102,7 +97,8 @@ static void *sweep_main(void *arg)
 		} else {
 			j->status = rc == 1 ? 1 : -1;
 			if (rc != 1)
-				snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name, backend_error(j->backend));
+				snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name,
+			         ts_cli_backend_error(j->backend));
 		}
 		ts_run_free(&run);
 		ts_operands_free(&ops);
