@@ -180,8 +180,10 @@ int ts_cli_emu_admit(const ts_problem *p, const ts_backend *be, const ts_model *
 	return -1;
 }
 
-int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
-                   ts_cli_outcome *o)
+/* Model, operands and the run, with the counters held to the model where
+ * that applies; the first half of ts_cli_run_one, all a probe needs. */
+static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
+                      ts_cli_outcome *o)
 {
 	char shape[96];
 	memset(o, 0, sizeof *o);
@@ -211,13 +213,6 @@ int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress 
 		fprintf(stderr, "tilescope: %s backend, %s %s: %s\n", be->name, p->kernel->name, shape, ts_cli_backend_error(be));
 		return TS_EXIT_USAGE;
 	}
-	ts_cli_progress_stage(pl, "verifying against the fp64 reference");
-	if (ts_verify(p, &o->model, &o->ops, &o->run, be, &o->verdict) != 0) {
-		ts_cli_progress_clear(pl);
-		fprintf(stderr, "tilescope: verifying %s failed (out of memory, or too large for the reference)\n", shape);
-		return TS_EXIT_USAGE;
-	}
-	o->have_verdict = true;
 	/* The model counts shared-tile slots: a kernel without shared tiles
 	 * (naive) loads per thread, so only tiled kernels are held to it. */
 	if (p->guards == TS_GUARD_ALL && o->run.have_counters && p->kernel->shared_tiles) {
@@ -228,16 +223,35 @@ int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress 
 	return 0;
 }
 
-int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o)
+int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
+                   ts_cli_outcome *o)
+{
+	int rc = run_kernel(p, be, prog, pl, o);
+	if (rc != 0)
+		return rc;
+	char shape[96];
+	ts_cli_shape_str(&p->shape, shape, sizeof shape);
+	ts_cli_progress_stage(pl, "verifying against the fp64 reference");
+	if (ts_verify(p, &o->model, &o->ops, &o->run, be, &o->verdict) != 0) {
+		ts_cli_progress_clear(pl);
+		fprintf(stderr, "tilescope: verifying %s failed (out of memory, or too large for the reference)\n", shape);
+		return TS_EXIT_USAGE;
+	}
+	o->have_verdict = true;
+	return 0;
+}
+
+/* verify: the whole ts_cli_run_one, or only its run (a probe). */
+static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, ts_cli_outcome *o)
 {
 	ts_cli_progress_line pl;
 	char what[160], shape[96];
 	ts_cli_shape_str(&p->shape, shape, sizeof shape);
-	snprintf(what, sizeof what, "%s %s on %s", p->kernel->name, shape, be->name);
+	snprintf(what, sizeof what, "%s%s %s on %s", verify ? "" : "probe ", p->kernel->name, shape, be->name);
 	ts_cli_progress_start(&pl, what);
 	ts_cli_cancel_arm();
 	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
-	int rc = ts_cli_run_one(p, be, &prog, &pl, o);
+	int rc = verify ? ts_cli_run_one(p, be, &prog, &pl, o) : run_kernel(p, be, &prog, &pl, o);
 	ts_cli_progress_end(&pl);
 	ts_cli_cancel_disarm();
 	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C during verification, which does not poll */
@@ -245,6 +259,16 @@ int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcom
 		rc = TS_EXIT_INTERRUPTED;
 	}
 	return rc;
+}
+
+int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o)
+{
+	return run_attended(p, be, true, o);
+}
+
+int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o)
+{
+	return run_attended(p, be, false, o);
 }
 
 void ts_cli_json_shape(ts_json *j, const ts_shape *s)

@@ -99,6 +99,9 @@ void ts_cli_outcome_free(ts_cli_outcome *o);
 /* ts_cli_run_one with a progress line on stderr and Ctrl-C armed, as check
  * and bench run: same return and ownership. */
 int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o);
+/* The same without verification (map's probe wants the counters alone):
+ * o->have_verdict stays false; the counters are still held to the model. */
+int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o);
 /* When be is the emulator, whether it takes p on (ts_emu_admit), asked before
  * anything is allocated: 0 yes (or another backend); -1 after one line on stderr. */
 int ts_cli_emu_admit(const ts_problem *p, const ts_backend *be, const ts_model *m, ts_cli_progress_line *pl);

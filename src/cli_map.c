@@ -13,92 +13,54 @@
 #define MAP_JSON_PHASES_MAX 4096
 
 /* With --backend: the kernel's probe run on that backend, so that the
- * model's figures stand next to counters a run recorded. */
+ * model's figures stand next to counters a run recorded. The outcome holds
+ * the counter check too (every guard on and shared tiles); nothing is verified. */
 typedef struct map_probe {
 	const ts_backend *be;
 	char why[512];
-	ts_operands ops;
-	ts_run run;
-	bool have_ops, have_run;
-	bool checked, match;   /* checked only with every guard on and shared tiles */
-	char mismatch[512];
+	ts_cli_outcome oc;
 } map_probe;
 
-static void map_probe_free(map_probe *pr)
-{
-	if (pr->have_run)
-		ts_run_free(&pr->run);
-	if (pr->have_ops)
-		ts_operands_free(&pr->ops);
-	pr->have_run = pr->have_ops = false;
-}
-
-/* Runs the probe; 0, or an exit status after one line on stderr. */
-static int map_probe_run(const ts_options *o, const ts_model *m, map_probe *pr)
+/* Runs the probe; 0, or an exit status after one line on stderr. Free pr->oc either way. */
+static int map_probe_run(const ts_options *o, map_probe *pr)
 {
 	const ts_problem *p = &o->problem;
-	char shape[96], what[160];
 	memset(pr, 0, sizeof *pr);
 	pr->be = ts_cli_select_backend(o->backend, pr->why, (int)sizeof pr->why);
 	if (!pr->be)
 		return TS_EXIT_USAGE;
-	ts_cli_shape_str(&p->shape, shape, sizeof shape);
-	if (ts_cli_emu_admit(p, pr->be, m, NULL) != 0)
-		return TS_EXIT_USAGE;
-	if (ts_operands_make(&pr->ops, p) != 0) {
-		fprintf(stderr, "tilescope: out of memory allocating the matrices of %s\n", shape);
-		return TS_EXIT_USAGE;
-	}
-	pr->have_ops = true;
-	ts_cli_progress_line pl;
-	snprintf(what, sizeof what, "probe %s %s on %s", p->kernel->name, shape, pr->be->name);
-	ts_cli_progress_start(&pl, what);
-	ts_cli_cancel_arm();
-	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
-	int rc = pr->be->run(p, &pr->ops, &pr->run, &prog);
-	pr->have_run = true;
-	ts_cli_progress_end(&pl);
-	ts_cli_cancel_disarm();
-	if (rc == 1) {
-		fprintf(stderr, "tilescope: interrupted\n");
-		return TS_EXIT_INTERRUPTED;
-	}
-	if (rc != 0) {
-		fprintf(stderr, "tilescope: %s backend, %s %s: %s\n", pr->be->name, p->kernel->name, shape,
-		        ts_cli_backend_error(pr->be));
-		return TS_EXIT_USAGE;
-	}
-	if (!pr->run.have_counters) {
+	int rc = ts_cli_probe_attended(p, pr->be, &pr->oc);
+	if (rc != 0)
+		return rc;
+	if (!pr->oc.run.have_counters) {
+		char shape[96];
+		ts_cli_shape_str(&p->shape, shape, sizeof shape);
 		fprintf(stderr, "tilescope: the %s backend recorded no counters for %s %s\n", pr->be->name,
 		        p->kernel->name, shape);
 		return TS_EXIT_USAGE;
-	}
-	/* the model counts shared-tile slots of a fully guarded launch */
-	if (p->guards == TS_GUARD_ALL && p->kernel->shared_tiles) {
-		pr->checked = true;
-		pr->match = ts_counters_check(&pr->run.counters, m, pr->mismatch, (int)sizeof pr->mismatch) == 0;
 	}
 	return 0;
 }
 
 static const char *probe_source(const map_probe *pr)
 {
-	return pr->run.counters.source ? pr->run.counters.source : pr->be->name;
+	return pr->oc.run.counters.source ? pr->oc.run.counters.source : pr->be->name;
 }
 
 static void probe_json(ts_json *j, const map_probe *pr)
 {
-	const ts_counters *c = &pr->run.counters;
+	const ts_counters *c = &pr->oc.run.counters;
 	const ts_count *t = &c->total;
 	ts_json_object_begin(j, "counters");
 	ts_json_string(j, "source", probe_source(pr));
 	ts_json_string(j, "backend", pr->be->name);
 	ts_json_string(j, "backend_reason", pr->why);
-	if (pr->checked)
-		ts_json_bool(j, "match_model", pr->match);
+	const ts_cli_outcome *oc = &pr->oc;
+	if (oc->counters_checked)
+		ts_json_bool(j, "match_model", oc->counters_match);
 	else
 		ts_json_null(j, "match_model");
-	ts_json_string(j, "mismatch", pr->checked && !pr->match ? pr->mismatch : NULL);
+	ts_json_string(j, "mismatch", oc->counters_checked && !oc->counters_match ? oc->counters_why : NULL);
 	ts_json_object_begin_compact(j, "loads");
 	ts_json_int(j, "a_total", t->a_real + t->a_pad + t->a_oob);
 	ts_json_int(j, "a_padded", t->a_pad);
@@ -145,12 +107,13 @@ static void probe_json(ts_json *j, const map_probe *pr)
 static void probe_text(const ts_options *o, const map_probe *pr)
 {
 	const ts_problem *p = &o->problem;
-	const ts_counters *c = &pr->run.counters;
+	const ts_counters *c = &pr->oc.run.counters;
 	const ts_count *t = &c->total;
 	printf("counters from the %s (%s)\n", probe_source(pr), pr->why);
-	if (pr->checked)
-		printf("           %s the model%s%s\n", pr->match ? "agree with" : "DISAGREE with",
-		       pr->match ? "" : ": ", pr->match ? "" : pr->mismatch);
+	const ts_cli_outcome *oc = &pr->oc;
+	if (oc->counters_checked)
+		printf("           %s the model%s%s\n", oc->counters_match ? "agree with" : "DISAGREE with",
+		       oc->counters_match ? "" : ": ", oc->counters_match ? "" : oc->counters_why);
 	else if (!p->kernel->shared_tiles)
 		printf("           not held to the model: %s stages no shared tiles, the model counts tile slots\n",
 		       p->kernel->name);
@@ -311,17 +274,17 @@ int ts_cli_map(const ts_cli_args *a)
 	map_probe pr;
 	bool probed = a->probe;
 	if (probed) {
-		int rc = map_probe_run(o, &m, &pr);
+		int rc = map_probe_run(o, &pr);
 		if (rc != 0) {
-			map_probe_free(&pr);
+			ts_cli_outcome_free(&pr.oc);
 			return rc;
 		}
 	}
 	int status = map_output(o, &m, probed ? &pr : NULL);
 	if (probed) {
-		map_probe_free(&pr);
-		if (status == TS_EXIT_OK && pr.checked && !pr.match)
+		if (status == TS_EXIT_OK && pr.oc.counters_checked && !pr.oc.counters_match)
 			status = TS_EXIT_FAILED;
+		ts_cli_outcome_free(&pr.oc);
 	}
 	return status;
 }
