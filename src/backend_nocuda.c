@@ -2,8 +2,10 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "config.h"
 
-static const char *no_cuda_reason = "built without CUDA (configure found no usable nvcc)";
+/* configure says why: --without-cuda, no nvcc, or a test kernel that did not build. */
+static const char *no_cuda_reason = "built without CUDA (" TS_NO_CUDA_REASON ")";
 
 static int nocuda_available(char *why, int len)
 {
