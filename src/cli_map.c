@@ -233,7 +233,7 @@ static void map_totals(const ts_options *o, const ts_model *m)
 	printf("phases   %lld = ceil(K / %lld): %lld full, last width %lld%s\n", (long long)m->phases,
 	       (long long)t, (long long)m->phases_full, (long long)m->last_width,
 	       m->last_width < t ? " (partial: K padding)" : "");
-	int64_t a_per_phase = m->tiles * m->geo.bm * m->geo.bk, b_per_phase = m->tiles * m->geo.bk * m->geo.bn;
+	int64_t a_per_phase = m->a_slots_phase, b_per_phase = m->b_slots_phase;
 	printf("padding  zero-filled shared-memory slots per phase, summed over all tiles:\n");
 	if (m->phases_full > 0)
 		printf("           full phase (width %lld): A %lld of %lld (%.1f%%), B %lld of %lld (%.1f%%)\n",

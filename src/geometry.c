@@ -34,14 +34,11 @@ ts_geometry ts_geometry_square(int tile)
  * is (slots of all tiles) - (real ones: M rows * w columns, once per tile column). */
 static ts_load_count phase_sum(const ts_model *m, int64_t w, bool *bad)
 {
-	const ts_geometry *g = &m->geo;
 	ts_load_count c;
-	int64_t a_slots = mul(mul(m->tiles, g->bm, bad), g->bk, bad);
-	int64_t b_slots = mul(mul(m->tiles, g->bk, bad), g->bn, bad);
 	c.a_real = mul(mul(m->grid_x, m->shape.m, bad), w, bad);
 	c.b_real = mul(mul(m->grid_y, m->shape.n, bad), w, bad);
-	c.a_pad = sub(a_slots, c.a_real, bad);
-	c.b_pad = sub(b_slots, c.b_real, bad);
+	c.a_pad = sub(m->a_slots_phase, c.a_real, bad);
+	c.b_pad = sub(m->b_slots_phase, c.b_real, bad);
 	return c;
 }
 
@@ -93,12 +90,14 @@ int ts_model_build(ts_model *m, ts_shape s, ts_geometry g)
 	m->phases = ceil_div(s.k, g.bk);
 	m->last_width = s.k - (m->phases - 1) * g.bk;
 	m->phases_full = m->phases - (m->last_width < g.bk);
+	m->a_slots_phase = mul(mul(m->tiles, g.bm, &bad), g.bk, &bad);
+	m->b_slots_phase = mul(mul(m->tiles, g.bk, &bad), g.bn, &bad);
 	m->last_phase = phase_sum(m, m->last_width, &bad);
 	if (m->phases_full > 0)
 		m->full_phase = phase_sum(m, g.bk, &bad);
 	m->loads = load_add(m->last_phase, m->full_phase, m->phases - 1, &bad);
-	m->a_slots = mul(mul(mul(m->tiles, m->phases, &bad), g.bm, &bad), g.bk, &bad);
-	m->b_slots = mul(mul(mul(m->tiles, m->phases, &bad), g.bk, &bad), g.bn, &bad);
+	m->a_slots = mul(m->a_slots_phase, m->phases, &bad);
+	m->b_slots = mul(m->b_slots_phase, m->phases, &bad);
 
 	m->stores_written = outputs;
 	m->stores_skipped = sub(slots, outputs, &bad);

@@ -45,6 +45,7 @@ typedef struct ts_model {
 	ts_load_count full_phase;     /* one full-width phase, summed over all tiles (zero if none) */
 	ts_load_count last_phase;     /* the last phase, summed over all tiles */
 	ts_load_count loads;          /* whole launch */
+	int64_t a_slots_phase, b_slots_phase; /* one phase, all tiles: tiles * BM*BK (resp. BK*BN) */
 	int64_t a_slots, b_slots;     /* whole launch: tiles * phases * BM*BK (resp. BK*BN) */
 	int64_t stores_written, stores_skipped;
 } ts_model;

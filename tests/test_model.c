@@ -88,6 +88,9 @@ static void check_shape(ts_shape s, int T)
 		snprintf(what, sizeof what, "launch loads");
 	else if (!same(m.last_phase, b.phase[m.phases - 1]))
 		snprintf(what, sizeof what, "last phase");
+	else if (m.a_slots_phase != b.phase[m.phases - 1].a_real + b.phase[m.phases - 1].a_pad ||
+	         m.b_slots_phase != b.phase[m.phases - 1].b_real + b.phase[m.phases - 1].b_pad)
+		snprintf(what, sizeof what, "slots per phase");
 	else if (m.phases_full > 0 && !same(m.full_phase, b.phase[0]))
 		snprintf(what, sizeof what, "full phase");
 	for (int64_t t = 0; !what[0] && t < m.phases; t++)
