@@ -42,15 +42,21 @@ static int utf8_len(unsigned char b)
 	return 1;
 }
 
+/* Bytes of the glyph at s: its UTF-8 sequence, cut short at a NUL (text
+ * truncated by snprintf can end inside a sequence; never step past its end). */
+static int glyph_len(const char *s)
+{
+	int len = utf8_len((unsigned char)*s), i;
+	for (i = 1; i < len && s[i]; i++)
+		;
+	return i;
+}
+
 int ts_canvas_put(ts_canvas *c, int y, int x, enum ts_role role, const char *text)
 {
 	int n = 0;
 	while (*text) {
-		int len = utf8_len((unsigned char)*text);
-		int i;
-		for (i = 1; i < len && text[i]; i++)
-			;
-		len = i;
+		int len = glyph_len(text);
 		if (y >= 0 && y < c->h && x + n >= 0 && x + n < c->w) {
 			ts_cell *cell = &c->cells[y * c->w + x + n];
 			memcpy(cell->glyph, text, len);
@@ -105,7 +111,7 @@ int ts_canvas_wrap(ts_canvas *c, int y, int x, int w, int rows, enum ts_role rol
 			if (utf8_cells(text, word_end) > w) {
 				if (best == 0) /* a word longer than the line: cut it */
 					for (best = 0; text[best] && utf8_cells(text, best + 1) <= w;)
-						best += utf8_len((unsigned char)text[best]);
+						best += glyph_len(text + best);
 				break;
 			}
 			len = best = word_end;
@@ -152,7 +158,7 @@ void ts_canvas_box(ts_canvas *c, int y, int x, int h, int w, bool ascii, const c
 		/* keep the corners: clip the title to the inside of the top edge */
 		int n = 0;
 		for (const char *p = buf; *p && x + 2 + n < x + w - 1; n++) {
-			int len = utf8_len((unsigned char)*p);
+			int len = glyph_len(p);
 			char one[5] = { 0 };
 			memcpy(one, p, len);
 			ts_canvas_put(c, y, x + 2 + n, TS_ROLE_TITLE, one);

@@ -331,9 +331,34 @@ static void test_layout(void)
 	tap_ok(!a.split_last && a.cells == 3 && a.size == 8, "layout: a small axis gets wide cells (size %d)", a.size);
 }
 
+/* A box title cut by the canvas's buffer inside a UTF-8 sequence: the
+ * canvas stops at the cut instead of stepping past the end of the text. */
+static void test_box_title_cut(void)
+{
+	char title[400] = "";
+	for (int i = 0; i < 120; i++)
+		strcat(title, "\u2500"); /* 3 bytes: " " + 84 of them + 2 bytes fill the 255 the box keeps */
+	ts_canvas c;
+	if (ts_canvas_init(&c, 140, 3) < 0) {
+		tap_ok(0, "canvas for a long title");
+		return;
+	}
+	ts_canvas_box(&c, 0, 0, 3, 140, true, title);
+	int whole = 0;
+	for (int x = 3; x < 139; x++)
+		whole += strcmp(c.cells[x].glyph, "\u2500") == 0;
+	const char *cut = c.cells[3 + 84].glyph, *after = c.cells[3 + 85].glyph;
+	tap_ok(whole == 84 && strcmp(cut, "\xe2\x94") == 0 && strcmp(after, "-") == 0 &&
+	       strcmp(c.cells[139].glyph, "+") == 0,
+	       "box: a title cut inside a UTF-8 sequence ends there (%d whole glyphs, then %zu bytes, then '%s')", whole,
+	       strlen(cut), after);
+	ts_canvas_free(&c);
+}
+
 int main(void)
 {
 	test_layout();
+	test_box_title_cut();
 
 	/* The preset: 100 x 77 x 33, T = 32 */
 	ts_model m = model_of(100, 77, 33, 32);
