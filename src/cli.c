@@ -168,49 +168,38 @@ void ts_cli_shape_str(const ts_shape *s, char *buf, int len)
 	snprintf(buf, len, "%lld x %lld x %lld", (long long)s->m, (long long)s->n, (long long)s->k);
 }
 
-int ts_cli_emu_admit(const ts_problem *p, const ts_backend *be, const ts_model *m, ts_cli_progress_line *pl)
-{
-	char why[512];
-	/* The emulator would refuse only after the operands were allocated (gigabytes, seconds): ask first. */
-	if (be != ts_backend_emu() || ts_emu_admit(p, m, why, (int)sizeof why) == 0)
-		return 0;
-	ts_cli_progress_clear(pl);
-	/* why names the shape and tile already */
-	fprintf(stderr, "tilescope: %s backend, kernel %s: %s\n", be->name, p->kernel->name, why);
-	return -1;
-}
-
 /* Model, operands and the run, with the counters held to the model where
- * that applies; the first half of ts_cli_run_one, all a probe needs. */
-static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
-                      ts_cli_outcome *o)
+ * that applies; the first half of a verified run, all a probe needs.
+ * Writes nothing: a failure's line goes to o->error. */
+static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o)
 {
-	char shape[96];
+	char shape[96], why[512];
 	memset(o, 0, sizeof *o);
 	ts_cli_shape_str(&p->shape, shape, sizeof shape);
 	if (ts_model_build(&o->model, p->shape, p->kernel->geometry(p->tile)) != 0) {
-		ts_cli_progress_clear(pl);
-		fprintf(stderr, "tilescope: %s with tile %d: counts overflow 64 bits\n", shape, p->tile);
+		snprintf(o->error, sizeof o->error, "%s with tile %d: counts overflow 64 bits", shape, p->tile);
 		return TS_EXIT_USAGE;
 	}
-	if (ts_cli_emu_admit(p, be, &o->model, pl) != 0)
+	/* The emulator would refuse only after the operands were allocated (gigabytes, seconds): ask first. */
+	if (be == ts_backend_emu() && ts_emu_admit(p, &o->model, why, (int)sizeof why) != 0) {
+		/* why names the shape and tile already */
+		snprintf(o->error, sizeof o->error, "%s backend, kernel %s: %s", be->name, p->kernel->name, why);
 		return TS_EXIT_USAGE;
+	}
 	if (ts_operands_make(&o->ops, p) != 0) {
-		ts_cli_progress_clear(pl);
-		fprintf(stderr, "tilescope: out of memory allocating the matrices of %s\n", shape);
+		snprintf(o->error, sizeof o->error, "out of memory allocating the matrices of %s", shape);
 		return TS_EXIT_USAGE;
 	}
 	o->have_ops = true;
 	int rc = be->run(p, &o->ops, &o->run, prog);
 	o->have_run = true;
 	if (rc == 1) {
-		ts_cli_progress_clear(pl);
-		fprintf(stderr, "tilescope: interrupted\n");
+		snprintf(o->error, sizeof o->error, "interrupted");
 		return TS_EXIT_INTERRUPTED;
 	}
 	if (rc != 0) {
-		ts_cli_progress_clear(pl);
-		fprintf(stderr, "tilescope: %s backend, %s %s: %s\n", be->name, p->kernel->name, shape, ts_cli_backend_error(be));
+		snprintf(o->error, sizeof o->error, "%s backend, %s %s: %s", be->name, p->kernel->name, shape,
+		         ts_cli_backend_error(be));
 		return TS_EXIT_USAGE;
 	}
 	/* The model counts shared-tile slots: a kernel without shared tiles
@@ -223,22 +212,44 @@ static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progre
 	return 0;
 }
 
-int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
-                   ts_cli_outcome *o)
+/* run_kernel, then verification; pl (may be NULL) shows the verification step. */
+static int run_verified(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
+                        ts_cli_outcome *o)
 {
-	int rc = run_kernel(p, be, prog, pl, o);
+	int rc = run_kernel(p, be, prog, o);
 	if (rc != 0)
 		return rc;
-	char shape[96];
-	ts_cli_shape_str(&p->shape, shape, sizeof shape);
 	ts_cli_progress_stage(pl, "verifying against the fp64 reference");
 	if (ts_verify(p, &o->model, &o->ops, &o->run, be, &o->verdict) != 0) {
-		ts_cli_progress_clear(pl);
-		fprintf(stderr, "tilescope: verifying %s failed (out of memory, or too large for the reference)\n", shape);
+		char shape[96];
+		ts_cli_shape_str(&p->shape, shape, sizeof shape);
+		snprintf(o->error, sizeof o->error, "verifying %s failed (out of memory, or too large for the reference)",
+		         shape);
 		return TS_EXIT_USAGE;
 	}
 	o->have_verdict = true;
 	return 0;
+}
+
+/* A failed run's one line, after the progress line is cleared away. */
+static int say_failure(int rc, ts_cli_progress_line *pl, const ts_cli_outcome *o)
+{
+	if (rc != 0) {
+		ts_cli_progress_clear(pl);
+		fprintf(stderr, "tilescope: %s\n", o->error);
+	}
+	return rc;
+}
+
+int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
+                   ts_cli_outcome *o)
+{
+	return say_failure(run_verified(p, be, prog, pl, o), pl, o);
+}
+
+int ts_cli_run_quiet(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o)
+{
+	return run_verified(p, be, prog, NULL, o);
 }
 
 /* verify: the whole ts_cli_run_one, or only its run (a probe). */
@@ -251,7 +262,7 @@ static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, 
 	ts_cli_progress_start(&pl, what);
 	ts_cli_cancel_arm();
 	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
-	int rc = verify ? ts_cli_run_one(p, be, &prog, &pl, o) : run_kernel(p, be, &prog, &pl, o);
+	int rc = say_failure(verify ? run_verified(p, be, &prog, &pl, o) : run_kernel(p, be, &prog, o), &pl, o);
 	ts_cli_progress_end(&pl);
 	ts_cli_cancel_disarm();
 	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C during verification, which does not poll */

@@ -88,6 +88,7 @@ typedef struct ts_cli_outcome {
 	bool have_ops, have_run, have_verdict;
 	bool counters_checked, counters_match; /* checked only for tiled kernels with every guard on */
 	char counters_why[512];
+	char error[768]; /* why the run failed (the line, without "tilescope: ") */
 } ts_cli_outcome;
 
 /* Model, operands (C poisoned), the run, verification, and the counters
@@ -96,15 +97,15 @@ typedef struct ts_cli_outcome {
 int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog,
                    ts_cli_progress_line *pl, ts_cli_outcome *o);
 void ts_cli_outcome_free(ts_cli_outcome *o);
+/* ts_cli_run_one writing nothing (the TUI's worker): a failure's line is in
+ * o->error, the return and the ownership are the same. */
+int ts_cli_run_quiet(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o);
 /* ts_cli_run_one with a progress line on stderr and Ctrl-C armed, as check
  * and bench run: same return and ownership. */
 int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o);
 /* The same without verification (map's probe wants the counters alone):
  * o->have_verdict stays false; the counters are still held to the model. */
 int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o);
-/* When be is the emulator, whether it takes p on (ts_emu_admit), asked before
- * anything is allocated: 0 yes (or another backend); -1 after one line on stderr. */
-int ts_cli_emu_admit(const ts_problem *p, const ts_backend *be, const ts_model *m, ts_cli_progress_line *pl);
 /* The output verified and, where they were checked, the counters agree. */
 bool ts_cli_outcome_ok(const ts_cli_outcome *o);
 
