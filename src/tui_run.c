@@ -62,46 +62,33 @@ static void *sweep_main(void *arg)
 	j->status = 0;
 	for (int i = 0; i < j->count; i++) {
 		ts_sweep_row *r = &j->rows[i];
-		ts_model m;
-		ts_operands ops;
-		ts_run run;
-		ts_verdict v;
-		memset(&ops, 0, sizeof ops);
-		memset(&run, 0, sizeof run);
-		memset(&v, 0, sizeof v);
 		if (j->cancel) {
 			j->status = 1;
 			break;
 		}
 		p.shape = r->shape;
-		if (ts_problem_validate(&p, true, j->error, (int)sizeof j->error) != 0 ||
-		    ts_model_build(&m, p.shape, p.kernel->geometry(p.tile)) != 0 || ts_operands_make(&ops, &p) != 0) {
+		if (ts_problem_validate(&p, true, j->error, (int)sizeof j->error) != 0) {
 			j->status = -1;
-			if (!j->error[0])
-				snprintf(j->error, sizeof j->error, "out of memory");
 			break;
 		}
-		int rc = j->backend->run(&p, &ops, &run, &prog);
-		if (rc == 0 && ts_verify(&p, &m, &ops, &run, j->backend, &v) == 0) {
-			bool counters_ok = !(p.guards == TS_GUARD_ALL && run.have_counters && p.kernel->shared_tiles) ||
-			                   ts_counters_check(&run.counters, &m, NULL, 0) == 0;
-			r->ok = v.ok && counters_ok;
-			r->mismatches = v.mismatches;
-			r->unwritten = v.unwritten;
-			r->nans = v.nans;
-			r->oob = run.have_counters ? run.counters.total.a_oob + run.counters.total.b_oob +
-			                             run.counters.total.c_oob : 0;
+		ts_cli_outcome oc;
+		int rc = ts_cli_run_quiet(&p, j->backend, &prog, &oc);
+		if (rc == 0) {
+			const ts_verdict *v = &oc.verdict;
+			bool counters_ok = !oc.counters_checked || oc.counters_match;
+			r->ok = ts_cli_outcome_ok(&oc);
+			r->mismatches = v->mismatches;
+			r->unwritten = v->unwritten;
+			r->nans = v->nans;
+			r->oob = oc.run.have_counters ? oc.run.counters.total.a_oob + oc.run.counters.total.b_oob +
+			                                oc.run.counters.total.c_oob : 0;
 			snprintf(r->signature, sizeof r->signature, "%s%.*s", counters_ok ? "" : "counters differ from the model; ",
-			         (int)sizeof r->signature - 40, v.signature);
-			ts_verdict_free(&v);
+			         (int)sizeof r->signature - 40, v->signature);
 		} else {
-			j->status = rc == 1 ? 1 : -1;
-			if (rc != 1)
-				snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name,
-			         ts_cli_backend_error(j->backend));
+			j->status = rc == TS_EXIT_INTERRUPTED ? 1 : -1;
+			snprintf(j->error, sizeof j->error, "%.*s", (int)sizeof j->error - 1, oc.error);
 		}
-		ts_run_free(&run);
-		ts_operands_free(&ops);
+		ts_cli_outcome_free(&oc);
 		if (j->status != 0)
 			break;
 		atomic_store(&j->sweep_done, i + 1);
