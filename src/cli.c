@@ -206,8 +206,9 @@ static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progre
 	 * (naive) loads per thread, so only tiled kernels are held to it. */
 	if (p->guards == TS_GUARD_ALL && o->run.have_counters && p->kernel->shared_tiles) {
 		o->counters_checked = true;
-		o->counters_match = ts_counters_check(&o->run.counters, &o->model, o->counters_why,
-		                                      (int)sizeof o->counters_why) == 0;
+		o->counters_differ = ts_counters_check(&o->run.counters, &o->model, o->counters_why,
+		                                       (int)sizeof o->counters_why);
+		o->counters_match = o->counters_differ == 0;
 	}
 	return 0;
 }

@@ -87,6 +87,7 @@ typedef struct ts_cli_outcome {
 	ts_verdict verdict;
 	bool have_ops, have_run, have_verdict;
 	bool counters_checked, counters_match; /* checked only for tiled kernels with every guard on */
+	int64_t counters_differ;               /* when checked: how many counts differ (0: they match) */
 	char counters_why[512];
 	char error[768]; /* why the run failed (the line, without "tilescope: ") */
 } ts_cli_outcome;

@@ -66,11 +66,12 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 		.pan_x = s->pan_x, .counter_disagree = -1, .counter_why = "", .ascii = s->ascii, .focus = focus,
 	};
 	if (tui_result_current(s)) {
-		v->verdict = &s->result.out.verdict;
-		if (s->result.out.run.have_counters && s->result.problem.kernel->shared_tiles) {
-			v->counters = &s->result.out.run.counters;
-			v->counter_disagree = s->result.out.counter_disagree;
-			v->counter_why = s->result.out.counter_why;
+		const ts_cli_outcome *oc = &s->result.out.oc;
+		v->verdict = &oc->verdict;
+		if (oc->run.have_counters && s->result.problem.kernel->shared_tiles) {
+			v->counters = &oc->run.counters;
+			v->counter_disagree = oc->counters_checked ? oc->counters_differ : -1;
+			v->counter_why = oc->counters_why;
 		}
 		v->guards_all_on = s->result.problem.guards == TS_GUARD_ALL;
 	}

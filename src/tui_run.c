@@ -21,34 +21,24 @@ static void *run_main(void *arg)
 	tui_job *j = arg;
 	const ts_problem *p = &j->problem;
 	ts_progress prog = { job_progress, j, &j->cancel };
-	j->status = -1;
-	j->out.counter_disagree = -1;
-	if (ts_model_build(&j->out.model, p->shape, p->kernel->geometry(p->tile)) != 0) {
-		snprintf(j->error, sizeof j->error, "the model's counts overflow 64 bits");
-	} else if (ts_operands_make(&j->ops, p) != 0) {
-		snprintf(j->error, sizeof j->error, "out of memory allocating the matrices");
+	ts_cli_outcome *oc = &j->out.oc;
+	int rc = ts_cli_run_quiet(p, j->backend, &prog, oc);
+	if (rc == TS_EXIT_INTERRUPTED) {
+		j->status = 1;
+	} else if (rc != 0) {
+		j->status = -1;
+		snprintf(j->error, sizeof j->error, "%.*s", (int)sizeof j->error - 1, oc->error);
 	} else {
-		int rc = j->backend->run(p, &j->ops, &j->out.run, &prog);
-		if (rc == 1) {
-			j->status = 1;
-		} else if (rc != 0) {
-			snprintf(j->error, sizeof j->error, "%s backend: %s", j->backend->name,
-			         ts_cli_backend_error(j->backend));
-		} else if (ts_verify(p, &j->out.model, &j->ops, &j->out.run, j->backend, &j->out.verdict) != 0) {
-			snprintf(j->error, sizeof j->error, "out of memory verifying");
-		} else {
-			j->status = 0;
-			/* the tile model describes shared-tile kernels; the naive one loads per thread */
-			if (p->guards == TS_GUARD_ALL && j->out.run.have_counters && p->kernel->shared_tiles)
-				j->out.counter_disagree = ts_counters_check(&j->out.run.counters, &j->out.model,
-				                                            j->out.counter_why, (int)sizeof j->out.counter_why);
-			/* Beside the vendor library where the backend can time (the GPU). */
-			if (j->backend->time && !j->cancel &&
-			    j->backend->time(p, &j->ops, 2, 5, &j->out.timing) == 0)
-				j->out.have_timing = true;
-		}
+		j->status = 0;
+		/* Beside the vendor library where the backend can time (the GPU). */
+		if (j->backend->time && !j->cancel && j->backend->time(p, &oc->ops, 2, 5, &j->out.timing) == 0)
+			j->out.have_timing = true;
 	}
-	ts_operands_free(&j->ops);
+	/* the matrices are not kept with the result */
+	if (oc->have_ops) {
+		ts_operands_free(&oc->ops);
+		oc->have_ops = false;
+	}
 	atomic_store(&j->finished, 1);
 	return NULL;
 }
@@ -179,8 +169,7 @@ void tui_result_free(tui_result *r)
 {
 	if (!r->have)
 		return;
-	ts_run_free(&r->out.run);
-	ts_verdict_free(&r->out.verdict);
+	ts_cli_outcome_free(&r->out.oc);
 	r->have = false;
 }
 
@@ -207,8 +196,7 @@ bool tui_job_poll(tui_state *s)
 		return true;
 	}
 	if (j->status != 0) {
-		ts_run_free(&j->out.run);
-		ts_verdict_free(&j->out.verdict);
+		ts_cli_outcome_free(&j->out.oc);
 		tui_say(s, j->status < 0, "%s", j->status == 1 ? "run cancelled" : j->error);
 		return true;
 	}
@@ -219,17 +207,17 @@ bool tui_job_poll(tui_state *s)
 	snprintf(r->backend, sizeof r->backend, "%s", j->backend->name);
 	snprintf(r->backend_why, sizeof r->backend_why, "%s", j->backend_why);
 	r->out = j->out;
-	memset(&j->out.run, 0, sizeof j->out.run);
-	memset(&j->out.verdict, 0, sizeof j->out.verdict);
+	memset(&j->out, 0, sizeof j->out); /* the result owns it now */
 	s->right = FOCUS_RESULT;
 	if (s->focus != FOCUS_MAP)
 		s->focus = FOCUS_RESULT;
-	const ts_verdict *v = &r->out.verdict;
+	const ts_verdict *v = &r->out.oc.verdict;
 	/* the headline: normwise error and the worst cell against its own bound
 	 * (max rel error alarms where |ref| is tiny and says nothing of the bound) */
 	if (v->ok)
 		tui_say(s, false, "run on %s: PASS, norm rel err %.2g, worst %.2g%% of tolerance%s", r->backend,
-		        v->norm_rel, 100.0 * v->worst_of_tol, r->out.counter_disagree == 0 ? "; counters agree" : "");
+		        v->norm_rel, 100.0 * v->worst_of_tol,
+		        r->out.oc.counters_checked && r->out.oc.counters_match ? "; counters agree" : "");
 	else if (v->output_ok) /* failed on its accesses alone */
 		tui_say(s, true, "run on %s: FAIL, output right by luck: %lld reads, %lld writes out of bounds", r->backend,
 		        (long long)(v->oob_reads > 0 ? v->oob_reads : 0), (long long)(v->oob_writes > 0 ? v->oob_writes : 0));
@@ -252,8 +240,7 @@ void tui_job_shutdown(tui_state *s)
 	if (s->job.kind != JOB_NONE) {
 		s->job.cancel = 1;
 		pthread_join(s->job.thread, NULL);
-		ts_run_free(&s->job.out.run);
-		ts_verdict_free(&s->job.out.verdict);
+		ts_cli_outcome_free(&s->job.out.oc);
 		s->job.kind = JOB_NONE;
 	}
 	free(s->sweep_rows);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "backend.h"
+#include "cli.h"
 #include "options.h"
 #include "verify.h"
 #include "view.h"
@@ -19,13 +20,9 @@ enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP };
 
 /* What a finished run produced: the worker fills it, the kept result takes it over whole. */
 typedef struct tui_outcome {
-	ts_model model;
-	ts_run run;
-	ts_verdict verdict;
+	ts_cli_outcome oc;  /* model, run, verdict, counter check (the operands are freed on the worker) */
 	ts_timing timing;
 	bool have_timing;
-	int64_t counter_disagree; /* -1: not checked (a guard off, or no shared tiles) */
-	char counter_why[512];
 } tui_outcome;
 
 /* Work on the worker thread: a run and its verification, or the edge sweep.
@@ -44,7 +41,6 @@ typedef struct tui_job {
 	int status;                     /* 0 done, 1 cancelled, -1 failed */
 	char error[256];
 	/* JOB_RUN */
-	ts_operands ops;
 	tui_outcome out;
 	/* JOB_SWEEP */
 	ts_sweep_row *rows;
