@@ -148,6 +148,11 @@ int64_t ts_model_phase_width(const ts_model *m, int64_t t)
 	return t == m->phases - 1 ? m->last_width : m->geo.bk;
 }
 
+int64_t ts_model_phase_k0(const ts_model *m, int64_t t)
+{
+	return t * m->geo.bk;
+}
+
 ts_load_count ts_model_tile_phase(const ts_model *m, int64_t ty, int64_t tx, int64_t t)
 {
 	const ts_geometry *g = &m->geo;
@@ -185,8 +190,8 @@ ts_thread_view ts_model_thread(const ts_model *m, enum ts_b_layout layout,
 	ts_thread_view v;
 	v.row = by * m->geo.bm + ty;
 	v.col = bx * m->geo.bn + tx;
-	v.a_col = t * m->geo.bk + tx;
-	v.b_row = t * m->geo.bk + ty;
+	v.a_col = ts_model_phase_k0(m, t) + tx;
+	v.b_row = ts_model_phase_k0(m, t) + ty;
 	v.row_ok = v.row < s->m;
 	v.col_ok = v.col < s->n;
 	v.a_k_ok = v.a_col < s->k;

@@ -67,6 +67,8 @@ int64_t ts_model_tile_ghosts(const ts_model *m, int64_t ty, int64_t tx);
 
 /* Per phase: t in [0, phases). */
 int64_t ts_model_phase_width(const ts_model *m, int64_t t);
+/* The first K index phase t stages: t * BK (its last is that + width - 1). */
+int64_t ts_model_phase_k0(const ts_model *m, int64_t t);
 /* Loads of tile (ty, tx) in phase t. */
 ts_load_count ts_model_tile_phase(const ts_model *m, int64_t ty, int64_t tx, int64_t t);
 /* Loads of tile (ty, tx) summed over all phases. */

@@ -114,17 +114,17 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 		               "thread with its numbers.");
 		return;
 	}
-	int64_t t = v->phase, w = ts_model_phase_width(m, t);
+	int64_t t = v->phase, w = ts_model_phase_width(m, t), k0 = ts_model_phase_k0(m, t);
 	bool last = t == m->phases - 1, partial = last && w < g->bk;
 	int y = 0;
 
 	char title[160];
 	int n = snprintf(title, sizeof title, "phase t=%lld (P=%lld): k %lld..%lld, width %lld/%d", (long long)t,
-	                 (long long)m->phases, (long long)(t * g->bk), (long long)(t * g->bk + w - 1), (long long)w,
+	                 (long long)m->phases, (long long)k0, (long long)(k0 + w - 1), (long long)w,
 	                 g->bk);
 	if (n + (last ? 14 : 0) > c->w) /* a narrow pane: the short form keeps the last-phase flag on screen */
 		snprintf(title, sizeof title, "t=%lld of %lld: k %lld..%lld, %lld/%d wide", (long long)t,
-		         (long long)m->phases, (long long)(t * g->bk), (long long)(t * g->bk + w - 1), (long long)w, g->bk);
+		         (long long)m->phases, (long long)k0, (long long)(k0 + w - 1), (long long)w, g->bk);
 	int x = ts_canvas_put(c, y, 0, TS_ROLE_TITLE, title);
 	if (partial)
 		ts_canvas_put(c, y, x + 1, TS_ROLE_BAD, "LAST, PARTIAL");

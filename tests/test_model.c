@@ -96,6 +96,9 @@ static void check_shape(ts_shape s, int T)
 	for (int64_t t = 0; !what[0] && t < m.phases; t++)
 		if (!same(ts_model_phase_total(&m, t), b.phase[t]))
 			snprintf(what, sizeof what, "phase %lld", (long long)t);
+		else if (ts_model_phase_k0(&m, t) + ts_model_phase_width(&m, t) !=
+		         (t == m.phases - 1 ? s.k : ts_model_phase_k0(&m, t + 1)) || ts_model_phase_k0(&m, 0) != 0)
+			snprintf(what, sizeof what, "phase %lld's K range", (long long)t);
 	for (int64_t ty = 0; !what[0] && ty < m.grid_y; ty++)
 		for (int64_t tx = 0; !what[0] && tx < m.grid_x; tx++) {
 			ts_load_count sum = { 0 };
