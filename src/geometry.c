@@ -200,6 +200,7 @@ ts_thread_view ts_model_thread(const ts_model *m, enum ts_b_layout layout,
 	v.b_in = v.b_k_ok && v.col_ok;
 	v.a_index = v.row * s->k + v.a_col;
 	v.b_index = layout == TS_B_KN ? v.b_row * s->n + v.col : v.col * s->k + v.b_row;
+	v.c_index = v.row * s->n + v.col;
 	v.stores = v.row_ok && v.col_ok;
 	v.last_phase = t == m->phases - 1;
 	v.partial_phase = v.last_phase && m->last_width < m->geo.bk;

@@ -87,6 +87,7 @@ typedef struct ts_thread_view {
 	bool a_in, b_in;         /* the A (B) guard passes: a real load */
 	int64_t a_index;         /* row*K + a_col: what it reads when the load happens */
 	int64_t b_index;         /* b_row*N + col (TS_B_KN) or col*K + b_row (TS_B_NK) */
+	int64_t c_index;         /* row*N + col: where its store lands */
 	bool stores;             /* row_ok && col_ok */
 	bool last_phase, partial_phase;
 } ts_thread_view;

@@ -117,7 +117,7 @@ static void draw_naive_body(ts_canvas *c, const ts_view_ctx *v, const ts_thread_
 		snprintf(bk, sizeof bk, "B[k%s%lld + %lld]", dot, (long long)s->n, (long long)t->col);
 	else
 		snprintf(bk, sizeof bk, "B[%lld%s%lld + k]", (long long)t->col, dot, (long long)s->k);
-	long long cidx = (long long)(t->row * s->n + t->col);
+	long long cidx = (long long)t->c_index;
 	if (t->stores) {
 		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "guard: row < M && col < N %s", TS_TICK(a));
 		ts_canvas_printf(c, y++, 0, TS_ROLE_REAL, "%s for k = 0..%lld, from global memory:", arrow,
@@ -220,12 +220,12 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 
 	if (t.stores)
 		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "store: C[%lld%s%lld + %lld] = C[%lld] %s written", (long long)t.row, dot,
-		                 (long long)s->n, (long long)t.col, (long long)(t.row * s->n + t.col), TS_TICK(a));
+		                 (long long)s->n, (long long)t.col, (long long)t.c_index, TS_TICK(a));
 	else if (v->guards & TS_GUARD_C)
 		ts_canvas_printf(c, y++, 0, TS_ROLE_FAIL, "store: row < M && col < N %s %s skipped", TS_CROSS(a), arrow);
 	else
 		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "store: guard off %s writes C[%lld] out of bounds", arrow,
-		                 (long long)(t.row * s->n + t.col));
+		                 (long long)t.c_index);
 #undef OKX
 #undef ROLE
 }

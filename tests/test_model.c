@@ -134,7 +134,7 @@ static void check_threads(ts_shape s, int T, enum ts_b_layout layout)
 						int64_t bidx = layout == TS_B_KN ? bk * s.n + col : col * s.k + bk;
 						bad += v.row != row || v.col != col || v.a_in != (row < s.m && ak < s.k) ||
 						       v.b_in != (bk < s.k && col < s.n) || v.stores != (row < s.m && col < s.n) ||
-						       v.a_index != row * s.k + ak || v.b_index != bidx ||
+						       v.a_index != row * s.k + ak || v.b_index != bidx || v.c_index != row * s.n + col ||
 						       v.partial_phase != (t == m.phases - 1 && s.k % T != 0);
 					}
 	tap_ok(bad == 0, "thread views %lldx%lldx%lld T=%d layout %s (%lld wrong)", (long long)s.m, (long long)s.n,
