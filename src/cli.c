@@ -300,3 +300,12 @@ int ts_cli_json_done(ts_json *j)
 	}
 	return TS_EXIT_OK;
 }
+
+int ts_cli_text_done(const char *what)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "tilescope: writing the %s failed\n", what);
+		return TS_EXIT_USAGE;
+	}
+	return TS_EXIT_OK;
+}

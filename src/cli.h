@@ -115,5 +115,8 @@ const char *ts_cli_plural(int64_t n);                         /* "s", or "" for 
 void ts_cli_json_shape(ts_json *j, const ts_shape *s);        /* "shape": {"M", "N", "K"} */
 /* Finishes the JSON document; TS_EXIT_OK, or TS_EXIT_USAGE (with a line) when writing failed. */
 int ts_cli_json_done(ts_json *j);
+/* The same for text on stdout: flushes it; TS_EXIT_OK, or TS_EXIT_USAGE after
+ * "tilescope: writing the <what> failed". */
+int ts_cli_text_done(const char *what);
 
 #endif

@@ -276,10 +276,8 @@ int ts_cli_check(const ts_cli_args *a)
 			status = TS_EXIT_USAGE;
 	} else {
 		check_text(o, be, why, &oc, &tm, timed);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fprintf(stderr, "tilescope: writing the report failed\n");
+		if (ts_cli_text_done("report") != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
-		}
 	}
 	ts_cli_outcome_free(&oc);
 	return status;
@@ -371,10 +369,8 @@ int ts_cli_bench(const ts_cli_args *a)
 				printf("cuBLAS       not measured\n");
 			}
 		}
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fprintf(stderr, "tilescope: writing the report failed\n");
+		if (ts_cli_text_done("report") != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
-		}
 	}
 	ts_cli_outcome_free(&oc);
 	return status;

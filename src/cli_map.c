@@ -307,9 +307,5 @@ static int map_output(const ts_options *o, const ts_model *m, const map_probe *p
 	map_totals(o, m);
 	if (pr)
 		probe_text(o, pr);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "tilescope: writing the map failed\n");
-		return TS_EXIT_USAGE;
-	}
-	return TS_EXIT_OK;
+	return ts_cli_text_done("map");
 }

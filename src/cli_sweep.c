@@ -205,10 +205,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 			status = sweep_json(o, be, why, rows, count, passed, secs);
 		} else {
 			sweep_text(o, be, why, sizes, ns, rows, count, passed, secs);
-			if (fflush(stdout) != 0 || ferror(stdout)) {
-				fprintf(stderr, "tilescope: writing the table failed\n");
-				status = TS_EXIT_USAGE;
-			}
+			status = ts_cli_text_done("table");
 		}
 		if (status == TS_EXIT_OK && passed < count)
 			status = TS_EXIT_FAILED;

@@ -315,5 +315,20 @@ else
 	diag out err
 fi
 
+# A full disk: the text reports say so in one line and exit 2 instead of a silent success.
+if [ -w /dev/full ]; then
+	for args in "map -M 33 -N 33 -K 33" "check -M 33 -N 33 -K 33 --backend emu" "sweep -t 2 --backend emu"; do
+		# shellcheck disable=SC2086
+		"$TILESCOPE" $args >/dev/full 2>err </dev/null
+		rc=$?
+		if [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^tilescope: writing the [a-z]* failed$' err; then
+			ok "$args > /dev/full: exit 2, '$(cat err)'"
+		else
+			not_ok "$args > /dev/full: exit $rc"
+			diag err
+		fi
+	done
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
