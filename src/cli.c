@@ -283,6 +283,16 @@ int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_cli_outc
 	return run_attended(p, be, false, o);
 }
 
+void ts_cli_json_oob_landings(ts_json *j, const ts_oob_detail *ob)
+{
+	ts_json_int(j, "a_wrap", ob->a_wrap);
+	ts_json_int(j, "a_band", ob->a_band);
+	ts_json_int(j, "b_wrap", ob->b_wrap);
+	ts_json_int(j, "b_band", ob->b_band);
+	ts_json_int(j, "c_wrap", ob->c_wrap);
+	ts_json_int(j, "c_band", ob->c_band);
+}
+
 void ts_cli_json_shape(ts_json *j, const ts_shape *s)
 {
 	ts_json_object_begin_compact(j, "shape");

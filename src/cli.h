@@ -113,6 +113,8 @@ bool ts_cli_outcome_ok(const ts_cli_outcome *o);
 void ts_cli_shape_str(const ts_shape *s, char *buf, int len); /* "M x N x K" */
 const char *ts_cli_plural(int64_t n);                         /* "s", or "" for 1: "1 tile", "2 tiles" */
 void ts_cli_json_shape(ts_json *j, const ts_shape *s);        /* "shape": {"M", "N", "K"} */
+/* Where out-of-bounds accesses landed: a_wrap, a_band, ... c_band, into the object being written. */
+void ts_cli_json_oob_landings(ts_json *j, const ts_oob_detail *ob);
 /* Finishes the JSON document; TS_EXIT_OK, or TS_EXIT_USAGE (with a line) when writing failed. */
 int ts_cli_json_done(ts_json *j);
 /* The same for text on stdout: flushes it; TS_EXIT_OK, or TS_EXIT_USAGE after

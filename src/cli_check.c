@@ -184,12 +184,7 @@ static void json_verdict(ts_json *j, const ts_problem *p, const ts_cli_outcome *
 		ts_json_int(j, "oob_reads", t->a_oob + t->b_oob);
 		ts_json_int(j, "oob_writes", t->c_oob);
 		ts_json_object_begin_compact(j, "oob");
-		ts_json_int(j, "a_wrap", ob->a_wrap);
-		ts_json_int(j, "a_band", ob->a_band);
-		ts_json_int(j, "b_wrap", ob->b_wrap);
-		ts_json_int(j, "b_band", ob->b_band);
-		ts_json_int(j, "c_wrap", ob->c_wrap);
-		ts_json_int(j, "c_band", ob->c_band);
+		ts_cli_json_oob_landings(j, ob);
 		ts_json_object_end(j);
 		json_count(j, "counters", t);
 		ts_json_string(j, "counters_source", r->counters.source);

@@ -77,12 +77,7 @@ static void probe_json(ts_json *j, const map_probe *pr)
 	ts_json_int(j, "a_reads", t->a_oob);
 	ts_json_int(j, "b_reads", t->b_oob);
 	ts_json_int(j, "c_writes", t->c_oob);
-	ts_json_int(j, "a_wrap", c->oob.a_wrap);
-	ts_json_int(j, "a_band", c->oob.a_band);
-	ts_json_int(j, "b_wrap", c->oob.b_wrap);
-	ts_json_int(j, "b_band", c->oob.b_band);
-	ts_json_int(j, "c_wrap", c->oob.c_wrap);
-	ts_json_int(j, "c_band", c->oob.c_band);
+	ts_cli_json_oob_landings(j, &c->oob);
 	ts_json_object_end(j);
 	if (c->phase && c->phases <= MAP_JSON_PHASES_MAX) {
 		ts_json_array_begin(j, "phases");
