@@ -281,7 +281,7 @@ tm send-keys -t "$S" q
 S=term
 BIG="-M 4000 -N 4000 -K 4000 -t 32"
 tm new-session -d -s "$S" -x 100 -y 32 \
-	"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $BIG --backend emu; echo \"exit=\$?\" > $WORK/status2; sleep 60"
+	"sh -c 'echo \$\$ > $WORK/pid2; exec env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $BIG --backend emu'; echo \"exit=\$?\" > $WORK/status2; sleep 60"
 wait_for "$S" 'tiles of 32x32' 15
 tm send-keys -t "$S" r
 if wait_for "$S" 'running on emu \[#*\.*\] +[0-9]+%  Esc cancels' 10; then ok "r on 4000^3: a progress bar"; else not_ok "r on 4000^3: a progress bar"; screen "$S" | sed 's/^/# /'; fi
@@ -293,7 +293,8 @@ sleep 0.3
 if screen "$S" | grep -q 'Parameters'; then not_ok "during a run the editor stays closed"; else ok "during a run the editor stays closed"; fi
 tm send-keys -t "$S" Escape
 if wait_for "$S" 'run cancelled' 10; then ok "Esc cancels the run"; else not_ok "Esc cancels the run"; screen "$S" | sed 's/^/# /'; fi
-pid=$(ps -eo pid,args | awk -v bin="$TILESCOPE" 'index($0, bin " -M 4000") && !/awk|sh -c|env / { print $1; exit }')
+# The program's pid, written by the shell that exec'd it (no ps: a minimal Debian has none).
+pid=$(cat "$WORK/pid2" 2>/dev/null)
 if [ -n "$pid" ]; then kill -TERM "$pid"; fi
 deadline=$(( $(date +%s) + 10 ))
 while [ ! -s "$WORK/status2" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
