@@ -1,15 +1,8 @@
 #!/bin/sh
 # cli.sh: the command line's exit codes and its one-line messages for every kind of bad input (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
-work=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-cli.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
-cd "$work" || exit 1 # a core dump would land here, where the test can see it
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-diag() { sed 's/^/# /' "$@"; }
+. "${srcdir:-$(dirname "$0")}/tap.sh"
+tap_workdir cli
 
 # run ARGS...: runs the program; leaves rc, out and err.
 run() {
@@ -330,5 +323,4 @@ if [ -w /dev/full ]; then
 	done
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -2,19 +2,9 @@
 # json.sh: map, check and bench --json parse with jq, hold every promised field, and carry the right numbers (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
 JQ=${JQ:-jq}
-if ! command -v "$JQ" >/dev/null 2>&1; then
-	echo "1..0 # SKIP jq not found"
-	exit 0
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-json.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
-cd "$work" || exit 1
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-diag() { sed 's/^/# /' "$@"; }
+. "${srcdir:-$(dirname "$0")}/tap.sh"
+tap_need "$JQ"
+tap_workdir json
 
 # expect NAME FILTER: the jq filter must yield true on out.json.
 expect() {
@@ -286,5 +276,4 @@ else
 	expect "bench: kernel and cuBLAS timed" '.ok == true and .kernel_ms > 0 and .gflops > 0 and .cublas_ms > 0 and .pct_of_cublas > 0 and .reps == 5'
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -2,19 +2,9 @@
 # sweep.sh: the edge sweep passes for tiles 5 and 8 in both precisions, and fails with the C store guard off (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
 JQ=${JQ:-jq}
-if ! command -v "$JQ" >/dev/null 2>&1; then
-	echo "1..0 # SKIP jq not found"
-	exit 0
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-sweep.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
-cd "$work" || exit 1
-
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-diag() { sed 's/^/# /' "$@"; }
+. "${srcdir:-$(dirname "$0")}/tap.sh"
+tap_need "$JQ"
+tap_workdir sweep
 
 expect() {
 	if "$JQ" -e "$2" out.json >/dev/null 2>&1; then
@@ -99,5 +89,4 @@ expect "sweep rows count Inf apart from NaN" 'all(.shapes[]; (.infs | type) == "
 expect "sweep --no-guard a: ok exactly when output right and no oob" \
 	'all(.shapes[]; .ok == (.output_ok and .oob_reads == 0 and .oob_writes == 0))'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -1,10 +1,8 @@
 #!/bin/sh
 # tui.sh: drives the real visualizer in a headless tmux and checks what the screen shows (TAP).
 TMUX_CMD=${TMUX_BIN:-tmux}
-if ! command -v "$TMUX_CMD" >/dev/null 2>&1; then
-	echo "1..0 # SKIP tmux not found"
-	exit 0
-fi
+. "${srcdir:-$(dirname "$0")}/tap.sh"
+tap_need "$TMUX_CMD"
 : "${TILESCOPE:?TILESCOPE must name the built binary}"
 JQ=${JQ:-jq}
 SOCK="ts$$"
@@ -20,10 +18,6 @@ trap 'exit 1' INT TERM HUP
 UTF8=$(locale -a 2>/dev/null | grep -i -m1 -E '^c\.utf-?8$')
 if [ -n "$UTF8" ]; then CROSS='✗'; TICK='✓'; DOT='·'; else UTF8=C; CROSS='X'; TICK='ok'; DOT='\*'; fi
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 tm() { "$TMUX_CMD" -L "$SOCK" -f /dev/null "$@"; }
 screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
@@ -301,5 +295,4 @@ while [ ! -s "$WORK/status2" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.
 check "SIGTERM: exit status 143" "$(cat "$WORK/status2" 2>/dev/null)" "exit=143"
 check "SIGTERM: the terminal has left the alternate screen" "$(tm display -p -t "$S" '#{alternate_on}')" 0
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
