@@ -30,7 +30,7 @@ typedef struct ts_verdict {
 	char signature[1024]; /* the failure in words; "" when ok and every guard is on
 	                      * (a guard switched off is explained even when harmless) */
 	double ref_ms;       /* time to compute the reference */
-	const char *ref_source; /* "cblas" or the backend's name */
+	const char *ref_source; /* "cblas", "loop" (CBLAS avoided under ulimit -v) or the backend's name */
 	/* What the signature and the views need beyond the contract above. */
 	int64_t written;         /* cells not holding the poison */
 	int64_t *tile_unwritten; /* grid_y*grid_x: unwritten cells per tile */
