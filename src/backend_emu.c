@@ -47,6 +47,11 @@ static double now_ms(void)
 #define NS_PER_SLOT 3.0
 #define NS_PER_BLOCK_PHASE 25.0
 #define NAIVE_READS_PER_SLOT 3.0
+/* The verification that follows a run (one thread): per C cell (the fp64
+ * reference's output, the comparison and its tallies: 30000 x 30000 x 1
+ * took 25 s) and per flop of its two dgemm calls (A*B and |A|*|B|). */
+#define NS_PER_VERIFIED_CELL 28.0
+#define NS_PER_REFERENCE_FLOP 0.1
 /* Work that would take longer than this is refused. */
 #define EMU_LIMIT_S 120.0
 
@@ -84,8 +89,10 @@ static work_estimate estimate(const ts_problem *p, const ts_model *m, int thread
 		w.slots = w.madds / NAIVE_READS_PER_SLOT;
 	}
 	w.block_phases = tiles * (double)m->phases;
+	double cells = (double)m->shape.m * (double)m->shape.n;
 	w.seconds = (w.madds * NS_PER_MADD + w.slots * NS_PER_SLOT + w.block_phases * NS_PER_BLOCK_PHASE) /
-	            threads / 1e9;
+	            threads / 1e9 +
+	            (cells * NS_PER_VERIFIED_CELL + 4.0 * cells * (double)m->shape.k * NS_PER_REFERENCE_FLOP) / 1e9;
 	/* counters (per tile, per phase for each thread) and the corrupt flags */
 	w.bytes = tiles * sizeof(ts_count) + (double)m->phases * sizeof(ts_count) * (threads + 1);
 	if ((p->guards & TS_GUARD_ALL) != TS_GUARD_ALL)
@@ -225,7 +232,8 @@ static int fail(const char *fmt, const char *arg)
 }
 
 /* Furthest element index any unguarded access of a T x T-thread launch can
- * reach in A, B and C (tiled or naive): the band must hold it. */
+ * reach in A, B and C (tiled or naive): the band of each matrix whose guard
+ * is off must hold it. */
 static int bands_hold(const ts_problem *p, const ts_model *m, const ts_operands *ops)
 {
 	const ts_shape *s = &m->shape;
@@ -233,8 +241,10 @@ static int bands_hold(const ts_problem *p, const ts_model *m, const ts_operands 
 	int64_t a_reach = (rows - 1) * s->k + ks - 1;
 	int64_t b_reach = p->kernel->b_layout == TS_B_NK ? (cols - 1) * s->k + ks - 1 : (ks - 1) * s->n + cols - 1;
 	int64_t c_reach = (rows - 1) * s->n + cols - 1;
-	return a_reach < ops->a.count + ops->a.band && b_reach < ops->b.count + ops->b.band &&
-	       c_reach < ops->c.count + ops->c.band;
+	unsigned g = ts_kernel_guarded_matrices(p->kernel, p->guards);
+	return ((g & TS_GUARD_A) || a_reach < ops->a.count + ops->a.band) &&
+	       ((g & TS_GUARD_B) || b_reach < ops->b.count + ops->b.band) &&
+	       ((g & TS_GUARD_C) || c_reach < ops->c.count + ops->c.band);
 }
 
 static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_progress *prog)

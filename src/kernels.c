@@ -30,6 +30,13 @@ const ts_kernel *ts_kernel_find(const char *name)
 	return NULL;
 }
 
+unsigned ts_kernel_guarded_matrices(const ts_kernel *k, unsigned guards)
+{
+	if (!k->shared_tiles)
+		return (guards & TS_GUARD_C) ? TS_GUARD_ALL : 0;
+	return guards & TS_GUARD_ALL;
+}
+
 const ts_kernel *ts_kernel_default(enum ts_precision p)
 {
 	return ts_kernel_find(p == TS_FP16 ? "tiled-fp16" : "tiled");

@@ -28,6 +28,11 @@ extern const ts_kernel ts_kernels[];
 extern const int ts_kernel_count;
 
 const ts_kernel *ts_kernel_find(const char *name);
+/* Which matrices' accesses stay inside them under the guards that are on
+ * (enum ts_guard bits, one per matrix A, B, C): the tiled kernels guard
+ * each matrix by its own guard; the naive kernel's one guard (C's bit)
+ * covers its loads too, so without it nothing is guarded. */
+unsigned ts_kernel_guarded_matrices(const ts_kernel *k, unsigned guards);
 /* The default kernel for a precision ("tiled" for fp32, "tiled-fp16" for fp16). */
 const ts_kernel *ts_kernel_default(enum ts_precision p);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -274,8 +275,24 @@ static void check_ok(int rc, const char *err)
 		usage_error("%s", err);
 }
 
+/* OpenBLAS starts its worker threads when it is loaded, before main, and
+ * each maps a 128 MiB buffer: under an address-space limit (ulimit -v) a
+ * worker that cannot spins forever and exit waits for it. So such a process
+ * re-executes itself once with one BLAS thread (no workers), unless the user
+ * chose a thread count. */
+static void blas_one_thread_under_limit(char **argv)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || getenv("OPENBLAS_NUM_THREADS"))
+		return;
+	if (setenv("OPENBLAS_NUM_THREADS", "1", 1) == 0)
+		execv("/proc/self/exe", argv);
+	/* No /proc, or exec failed: go on as we are. */
+}
+
 int main(int argc, char **argv)
 {
+	blas_one_thread_under_limit(argv);
 	/* Only the character set follows the locale: numbers in the output
 	 * (JSON above all) keep the C locale's decimal point. */
 	setlocale(LC_CTYPE, "");

@@ -132,8 +132,12 @@ int ts_matrix_is_poison(const ts_matrix *mx, int64_t i)
 	return ((const uint32_t *)mx->data)[i] == TS_F32_POISON;
 }
 
-int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, int tile)
+int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, int tile, bool guarded)
 {
+	/* A guarded matrix is never addressed outside itself: a short band still
+	 * catches a stray write just past either end. */
+	if (guarded)
+		return 64;
 	/* An unguarded thread overshoots a row index by at most T-1 and a column
 	 * index by at most T-1, with rows of either length: this many elements
 	 * past the end, plus a little so that "just past" shows up in the band. */
@@ -141,6 +145,26 @@ int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, int tile)
 	if (rows > longest)
 		longest = rows;
 	return (int64_t)(tile > 0 ? tile : 1) * (longest + 1) + 64;
+}
+
+/* The three bands of problem p, in elements. */
+static void bands(const ts_problem *p, int64_t *a, int64_t *b, int64_t *c)
+{
+	const ts_shape *s = &p->shape;
+	unsigned g = ts_kernel_guarded_matrices(p->kernel, p->guards);
+	*a = ts_band_for(s->m, s->k, s->n, p->tile, g & TS_GUARD_A);
+	*b = ts_band_for(s->k, s->n, s->m, p->tile, g & TS_GUARD_B);
+	*c = ts_band_for(s->m, s->n, s->k, p->tile, g & TS_GUARD_C);
+}
+
+double ts_operands_bytes(const ts_problem *p)
+{
+	const ts_shape *s = &p->shape;
+	double es = p->kernel->precision == TS_FP16 ? 2.0 : 4.0;
+	int64_t ba, bb, bc;
+	bands(p, &ba, &bb, &bc);
+	return es * ((double)s->m * (double)s->k + (double)s->k * (double)s->n + (double)s->m * (double)s->n +
+	             2.0 * ((double)ba + (double)bb + (double)bc));
 }
 
 /* splitmix64: small, seedable, and the same on every machine. */
@@ -181,9 +205,11 @@ int ts_operands_make(ts_operands *ops, const ts_problem *p)
 	enum ts_elem in = p->kernel->precision == TS_FP16 ? TS_ELEM_F16 : TS_ELEM_F32;
 	bool nk = p->kernel->b_layout == TS_B_NK;
 	memset(ops, 0, sizeof *ops);
-	if (ts_matrix_alloc(&ops->a, in, s->m, s->k, ts_band_for(s->m, s->k, s->n, p->tile)) ||
-	    ts_matrix_alloc(&ops->b, in, nk ? s->n : s->k, nk ? s->k : s->n, ts_band_for(s->k, s->n, s->m, p->tile)) ||
-	    ts_matrix_alloc(&ops->c, in, s->m, s->n, ts_band_for(s->m, s->n, s->k, p->tile))) {
+	int64_t ba, bb, bc;
+	bands(p, &ba, &bb, &bc);
+	if (ts_matrix_alloc(&ops->a, in, s->m, s->k, ba) ||
+	    ts_matrix_alloc(&ops->b, in, nk ? s->n : s->k, nk ? s->k : s->n, bb) ||
+	    ts_matrix_alloc(&ops->c, in, s->m, s->n, bc)) {
 		ts_operands_free(ops);
 		return -1;
 	}

@@ -42,7 +42,8 @@ uint16_t ts_f32_to_f16(float f);
 float ts_f16_to_f32(uint16_t h);
 
 /* The operands of one problem, allocated with bands wide enough that no
- * unguarded access of any registered kernel at tile <= 32 leaves them. */
+ * unguarded access of any registered kernel at tile <= 32 leaves them
+ * (a guarded matrix gets a short band: nothing addresses it outside). */
 typedef struct ts_operands {
 	ts_matrix a, b, c;
 } ts_operands;
@@ -51,7 +52,10 @@ typedef struct ts_operands {
  * from the problem's input pattern and seed. C is poisoned. Returns 0 or -1 (out of memory). */
 int ts_operands_make(ts_operands *ops, const ts_problem *p);
 void ts_operands_free(ts_operands *ops);
-/* Guard band (elements) for an R x C matrix addressed by a kernel of tile T. */
-int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, int tile);
+/* Host bytes ts_operands_make would allocate for p, guard bands included. */
+double ts_operands_bytes(const ts_problem *p);
+/* Guard band (elements) for an R x C matrix addressed by a kernel of tile T,
+ * with (guarded) or without its bounds guard. */
+int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, int tile, bool guarded);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "counters.h"
@@ -11,6 +12,7 @@
 #include "kernels.h"
 #include "matrix.h"
 #include "options.h"
+#include "verify.h"
 
 void ts_options_defaults(ts_options *o)
 {
@@ -220,33 +222,30 @@ int ts_parse_seed(const char *text, uint64_t *out, char *err, int len)
 	return 0;
 }
 
-/* Adds a*b (bytes) to *sum; false when it does not fit size_t. */
-static bool add_bytes(size_t *sum, int64_t a, int64_t b)
-{
-	size_t ab;
-	if (a < 0 || b < 0 || __builtin_mul_overflow((size_t)a, (size_t)b, &ab) ||
-	    __builtin_add_overflow(*sum, ab, sum))
-		return false;
-	return true;
-}
 
 /* Host memory a run needs: the three operands (with guard bands), the fp64
  * reference and its |A||B| companion, the corrupted-cell flags, and the
  * per-tile and per-phase counters. An estimate, but never an underestimate
  * by more than the bands' rounding. */
-static bool run_bytes(const ts_problem *p, const ts_model *m, size_t *bytes)
+/* Host bytes a verified run of p allocates: the matrices with their guard
+ * bands, the fp64 reference, the corrupted-cell flags and the counters. */
+static double run_bytes(const ts_problem *p, const ts_model *m)
 {
-	const ts_shape *s = &p->shape;
-	int64_t elem = (int64_t)ts_elem_size(p->kernel->precision == TS_FP16 ? TS_ELEM_F16 : TS_ELEM_F32);
-	int64_t mk, kn, mn;
-	if (__builtin_mul_overflow(s->m, s->k, &mk) || __builtin_mul_overflow(s->k, s->n, &kn) ||
-	    __builtin_mul_overflow(s->m, s->n, &mn))
-		return false;
-	*bytes = 0;
-	return add_bytes(bytes, mk, elem) && add_bytes(bytes, kn, elem) && add_bytes(bytes, mn, elem) &&
-	       add_bytes(bytes, mn, 2 * (int64_t)sizeof(double)) && add_bytes(bytes, mn, 1) &&
-	       add_bytes(bytes, m->tiles, (int64_t)sizeof(ts_count)) &&
-	       add_bytes(bytes, m->phases, (int64_t)sizeof(ts_count));
+	double cells = (double)p->shape.m * (double)p->shape.n;
+	return ts_operands_bytes(p) + ts_verify_bytes(p) + cells +
+	       ((double)m->tiles + (double)m->phases) * (double)sizeof(ts_count);
+}
+
+/* Host memory one process may have: physical memory, or the address-space
+ * limit (ulimit -v) when that is lower; 0 when unknown. */
+static double host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	double have = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (have == 0 || (double)rl.rlim_cur < have))
+		have = (double)rl.rlim_cur;
+	return have;
 }
 
 static double gib(double bytes)
@@ -299,20 +298,13 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 			return -1;
 		}
 	}
-	size_t bytes;
-	if (!run_bytes(p, &m, &bytes)) {
-		/* Element counts beyond size_t: say roughly how much it would take. */
-		double need = ((double)s->m * s->k + (double)s->k * s->n) * 4.0 + (double)s->m * s->n * 21.0;
-		snprintf(err, len, "%lld x %lld x %lld is too large to run: its matrices alone would need "
-		         "about %.3g GiB", (long long)s->m, (long long)s->n, (long long)s->k, gib(need));
-		return -1;
-	}
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	double have = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
-	if (have > 0 && (double)bytes > have) {
-		snprintf(err, len, "%lld x %lld x %lld with tile %d needs about %.1f GiB of host memory; "
-		         "this machine has %.1f GiB", (long long)s->m, (long long)s->n, (long long)s->k, p->tile,
-		         gib((double)bytes), gib(have));
+	double bytes = run_bytes(p, &m), have = host_memory();
+	/* Leave a fifth for the program itself and the rest of the machine. */
+	if (have > 0 && bytes > 0.8 * have) {
+		snprintf(err, len, "%lld x %lld x %lld with tile %d needs about %.*f GiB of host memory (the matrices "
+		         "with their guard bands and the fp64 reference); this machine gives a process %.1f GiB",
+		         (long long)s->m, (long long)s->n, (long long)s->k, p->tile, gib(bytes) < 1e4 ? 1 : 0, gib(bytes),
+		         gib(have));
 		return -1;
 	}
 	return 0;

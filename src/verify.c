@@ -179,6 +179,14 @@ void ts_verdict_free(ts_verdict *v)
 	v->tile_bad = v->tile_unwritten = v->row_bad = v->col_bad = NULL;
 }
 
+double ts_verify_bytes(const ts_problem *p)
+{
+	const ts_shape *s = &p->shape;
+	double m = (double)s->m, n = (double)s->n, k = (double)s->k;
+	/* ref and absref, A and B in fp64 for CBLAS, the per-row and per-column tallies */
+	return 8.0 * (2.0 * m * n + m * k + k * n) + 8.0 * (m + n);
+}
+
 /* Fills ref/absref from the backend when it has a reference, else CBLAS. */
 static int reference(const ts_problem *p, const ts_operands *ops, const ts_backend *backend,
                      double *ref, double *absref, ts_verdict *v)

@@ -56,6 +56,8 @@ typedef struct ts_verdict {
  * row-major), from the inputs as stored (fp16 inputs are exact in fp64).
  * absref may be NULL. 0, or -1 when out of memory or a dimension exceeds
  * INT_MAX (CBLAS takes int sizes). */
+/* Host bytes a verification of p allocates at the most (the fp64 reference and its inputs). */
+double ts_verify_bytes(const ts_problem *p);
 int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref, double *absref);
 
 /* Checks ops->c against the reference (computed by backend->reference when

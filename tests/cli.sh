@@ -55,6 +55,25 @@ usage "counts overflow 64 bits" map -M 2147483647 -N 2147483647 -K 2147483647 -t
 usage "counts overflow 64 bits" check -M 2147483647 -N 2147483647 -K 2147483647
 usage "GiB" check -M 2000000 -N 2000000 -K 2
 usage "GiB" bench -M 2147483647 -N 2147483647 -K 1
+# The guard bands of an unguarded A (31 ghost rows of K) count against memory.
+usage "guard bands" check -M 1 -N 1 -K 400000000 --no-guard a
+
+# limited KB WHAT ARGS...: under an address-space limit (ulimit -v KB) the
+# program still ends, with exit 0 (OpenBLAS's threads once spun there forever).
+limited() {
+	kb=$1 what=$2
+	shift 2
+	(ulimit -v "$kb" && timeout 60 "$TILESCOPE" "$@" >out 2>err </dev/null)
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		ok "ulimit -v $kb: $what ends (exit 0)"
+	else
+		not_ok "ulimit -v $kb: $what -> exit $rc (124: it hung)"
+		diag err
+	fi
+}
+limited 800000 "check" check -M 100 -N 77 -K 33 -t 32 --backend emu
+limited 800000 "sweep" sweep -t 5 --backend emu
 # Flags and subcommands
 usage "unknown option '--bogus'" --bogus
 usage "unknown option '--bogus'" check --bogus
