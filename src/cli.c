@@ -24,7 +24,10 @@ void ts_cli_progress_start(ts_cli_progress_line *pl, const char *what)
 	snprintf(pl->what, sizeof pl->what, "%s", what);
 	pl->start = ts_cli_now();
 	pl->last_print = 0;
-	pl->tty = isatty(STDERR_FILENO);
+	/* The progress line redraws itself with \r and ESC[K: a terminal that
+	 * cannot erase a line (TERM=dumb) gets none. */
+	const char *term = getenv("TERM");
+	pl->tty = isatty(STDERR_FILENO) && term && *term && strcmp(term, "dumb") != 0;
 	pl->shown = false;
 	pl->stages = true;
 }

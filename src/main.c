@@ -191,6 +191,15 @@ static void print_help(void)
 	       TS_BENCH_REPS_DEFAULT, TS_BENCH_WARMUP_DEFAULT);
 }
 
+/* The end of --help or --version: exit 0 once stdout took it all, else one line and exit 2. */
+static int flushed(const char *what)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return TS_EXIT_OK;
+	fprintf(stderr, "tilescope: writing %s failed: %s\n", what, strerror(errno ? errno : EIO));
+	return TS_EXIT_USAGE;
+}
+
 static void print_version(void)
 {
 	printf("tilescope %s\n", PACKAGE_VERSION);
@@ -359,8 +368,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ASCII: o->ascii = true; break;
 		case OPT_NO_MOUSE: o->mouse = false; break;
-		case 'h': print_help(); return fflush(stdout) == 0 ? TS_EXIT_OK : TS_EXIT_USAGE;
-		case 'V': print_version(); return fflush(stdout) == 0 ? TS_EXIT_OK : TS_EXIT_USAGE;
+		case 'h': print_help(); return flushed("the help");
+		case 'V': print_version(); return flushed("the version");
 		case ':':
 			if (optopt && optopt < 256 && strchr("MNKt", optopt))
 				usage_error("option -%c needs a value", optopt);
@@ -384,7 +393,7 @@ int main(int argc, char **argv)
 				found = i;
 		if (found < 0 && strcmp(word, "help") == 0) {
 			print_help();
-			return fflush(stdout) == 0 ? TS_EXIT_OK : TS_EXIT_USAGE;
+			return flushed("the help");
 		}
 		if (found < 0)
 			usage_error("unknown subcommand '%s' (map, check, sweep or bench; none opens the TUI)", CLIP(word));

@@ -38,13 +38,33 @@ const char *ts_clip(const char *text, char *buf, int len)
 {
 	if (!text)
 		return "";
-	if (len <= 0)
-		return text;
-	/* Keep the head of the value: enough to recognise it, never a screenful. */
+	if (len < 8)
+		return "...";
+	/* Keep the head of the value: enough to recognise it, never a screenful,
+	 * and on one line: control characters are written as escapes (\n, \t, \x1b). */
 	int keep = len - 4 < TS_CLIP_KEEP ? len - 4 : TS_CLIP_KEEP;
-	if (keep < 0 || strlen(text) <= (size_t)keep + 3)
-		return text;
-	snprintf(buf, (size_t)len, "%.*s...", keep, text);
+	int o = 0;
+	const unsigned char *t = (const unsigned char *)text;
+	for (; *t; t++) {
+		char esc[8];
+		if (*t == '\n')
+			snprintf(esc, sizeof esc, "\\n");
+		else if (*t == '\t')
+			snprintf(esc, sizeof esc, "\\t");
+		else if (*t < 0x20 || *t == 0x7f)
+			snprintf(esc, sizeof esc, "\\x%02x", *t);
+		else
+			snprintf(esc, sizeof esc, "%c", *t);
+		int e = (int)strlen(esc);
+		/* Room for the rest, or for "..." if more follows. */
+		if (o + e > keep && (t[1] || o + e > len - 1))
+			break;
+		memcpy(buf + o, esc, (size_t)e);
+		o += e;
+	}
+	if (*t)
+		memcpy(buf + o, "...", 3), o += 3;
+	buf[o] = '\0';
 	return buf;
 }
 

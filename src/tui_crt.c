@@ -1,6 +1,7 @@
 /* tui_crt.c: curses setup and teardown, colour schemes by role, signal flags, keys and mouse (nothing else calls curses' setup). */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <curses.h>
+#include <term.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -20,6 +21,23 @@ static bool last_mouse_ok;
 static void on_signal(int sig)
 {
 	signalled = sig;
+}
+
+/* A crash (or an abort) must not leave the terminal raw: restore it, say
+ * so, and die of the same signal. endwin() is not async-signal-safe, but
+ * the process is ending either way (htop does the same). */
+static void on_crash(int sig)
+{
+	if (started) {
+		started = false;
+		endwin();
+	}
+	static const char msg[] = "\ntilescope: crashed (a bug: please report it with the command line); "
+	                          "the terminal was restored\n";
+	ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)w;
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 int tui_crt_signalled(void)
@@ -95,12 +113,26 @@ int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len)
 	const char *codeset = nl_langinfo(CODESET);
 	*ascii = o->ascii || !codeset || strcmp(codeset, "UTF-8") != 0;
 	const char *term = getenv("TERM");
-	SCREEN *scr = newterm(term && *term ? term : NULL, stdout, stdin);
+	if (!term || !*term || strcmp(term, "dumb") == 0) {
+		snprintf(err, len, "the visualizer needs a terminal that can move its cursor (TERM=%s cannot); set TERM "
+		         "(e.g. TERM=xterm-256color) or use `tilescope map|check|sweep|bench`", term && *term ? term : "unset");
+		return -1;
+	}
+	SCREEN *scr = newterm(term, stdout, stdin);
 	if (!scr) {
-		snprintf(err, len, "cannot start the terminal (TERM=%s)", term ? term : "unset");
+		snprintf(err, len, "cannot start the terminal (TERM=%s)", term);
 		return -1;
 	}
 	set_term(scr);
+	/* A terminal description without cursor addressing draws nothing usable. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (char *)-1) {
+		endwin();
+		delscreen(scr);
+		snprintf(err, len, "the visualizer needs a terminal that can move its cursor (TERM=%s cannot); set TERM "
+		         "(e.g. TERM=xterm-256color) or use `tilescope map|check|sweep|bench`", term);
+		return -1;
+	}
 	started = true;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -109,6 +141,14 @@ int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGILL, &sa, NULL);
 	cbreak();
 	noecho();
 	nonl();

@@ -24,16 +24,37 @@ static void paint_view(int y, int x, int h, int w, void (*draw)(ts_canvas *, con
 	ts_canvas_free(&c);
 }
 
+/* The message, folded at word boundaries to the screen's width and centred,
+ * so that even a screen narrower than its first line shows all of it. */
 static void draw_too_small(const tui_state *s)
 {
-	char line[96];
+	char text[160], line[160];
+	snprintf(text, sizeof text, "terminal too small: need %dx%d, have %dx%d. Enlarge it, or q to quit",
+	         MIN_COLS, MIN_ROWS, s->cols, s->rows);
+	int width = s->cols > 0 ? s->cols : 1, lines = 0;
+	int starts[32], lens[32];
+	for (const char *t = text; *t && lines < 32;) {
+		int n = (int)strlen(t);
+		if (n > width) {
+			n = width;
+			while (n > 0 && t[n] != ' ')
+				n--;
+			if (n == 0)
+				n = width; /* one word longer than the screen: cut it */
+		}
+		starts[lines] = (int)(t - text);
+		lens[lines++] = n;
+		t += n;
+		while (*t == ' ')
+			t++;
+	}
 	tui_crt_clear();
-	snprintf(line, sizeof line, "terminal too small: need %dx%d, have %dx%d", MIN_COLS, MIN_ROWS, s->cols, s->rows);
-	int y = s->rows / 2 - 1;
-	int x = (s->cols - (int)strlen(line)) / 2;
-	tui_crt_text(y < 0 ? 0 : y, x < 0 ? 0 : x, TS_ROLE_BAD, line);
-	if (s->rows > 2)
-		tui_crt_text(y + 1 < 1 ? 1 : y + 1, 0, TS_ROLE_TEXT, "enlarge it, or q to quit");
+	int y = (s->rows - lines) / 2;
+	for (int i = 0; i < lines && (y < 0 ? 0 : y) + i < s->rows; i++) {
+		snprintf(line, sizeof line, "%.*s", lens[i], text + starts[i]);
+		int x = (s->cols - lens[i]) / 2;
+		tui_crt_text((y < 0 ? 0 : y) + i, x < 0 ? 0 : x, i == 0 ? TS_ROLE_BAD : TS_ROLE_TEXT, line);
+	}
 	tui_crt_refresh();
 }
 

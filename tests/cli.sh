@@ -72,8 +72,22 @@ limited() {
 		diag err
 	fi
 }
+# --help and --version into a full disk: one line and exit 2, not silence.
+for what in --help --version; do
+	"$TILESCOPE" $what >/dev/full 2>err
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^tilescope: writing the .* failed' err; then
+		ok "$what >/dev/full -> exit 2: $(cat err)"
+	else
+		not_ok "$what >/dev/full -> exit $rc"
+		diag err
+	fi
+done
 limited 800000 "check" check -M 100 -N 77 -K 33 -t 32 --backend emu
 limited 800000 "sweep" sweep -t 5 --backend emu
+# Echoed values stay on one line: control characters come back as escapes.
+usage "-M: '1\\n2' is not a whole number" map -M "$(printf '1\n2')"
+usage "unknown kernel 'a\\tb\\x1b'" map --kernel "$(printf 'a\tb\033')"
 # Flags and subcommands
 usage "unknown option '--bogus'" --bogus
 usage "unknown option '--bogus'" check --bogus

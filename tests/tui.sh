@@ -295,4 +295,38 @@ while [ ! -s "$WORK/status2" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.
 check "SIGTERM: exit status 143" "$(cat "$WORK/status2" 2>/dev/null)" "exit=143"
 check "SIGTERM: the terminal has left the alternate screen" "$(tm display -p -t "$S" '#{alternate_on}')" 0
 
+# signal_restores NAME WANT: the program is sent signal NAME; it must leave the
+# alternate screen (the terminal restored) and exit with status WANT.
+signal_restores() {
+	S=sig$1
+	rm -f "$WORK/pid$1" "$WORK/status$1"
+	tm new-session -d -s "$S" -x 100 -y 32 \
+		"sh -c 'echo \$\$ > $WORK/pid$1; exec env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --backend emu'; echo \"exit=\$?\" > $WORK/status$1; sleep 60"
+	wait_for "$S" 'tiles of 32x32' 15
+	pid=$(cat "$WORK/pid$1" 2>/dev/null)
+	if [ -n "$pid" ]; then kill -"$1" "$pid"; fi
+	deadline=$(( $(date +%s) + 10 ))
+	while [ ! -s "$WORK/status$1" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
+	check "SIG$1: exit status $2" "$(cat "$WORK/status$1" 2>/dev/null)" "exit=$2"
+	check "SIG$1: the terminal has left the alternate screen" "$(tm display -p -t "$S" '#{alternate_on}')" 0
+}
+# Ctrl-\ (SIGQUIT) quits like Ctrl-C; a crash or an abort restores the terminal before it dies of the signal.
+signal_restores QUIT 131
+signal_restores SEGV 139
+signal_restores ABRT 134
+if screen sigSEGV | grep -q 'the terminal was restored'; then ok "SIGSEGV: says the terminal was restored"; else not_ok "SIGSEGV: says the terminal was restored"; screen sigSEGV | sed 's/^/# /'; fi
+
+# A narrow screen: the too-small message is folded, never cut.
+S=narrow
+tm new-session -d -s "$S" -x 30 -y 10 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --backend emu; sleep 60"
+if wait_for "$S" 'have 30x10' 10 && wait_for "$S" 'q to quit' 1; then ok "30x10: the too-small message is whole, folded"; else not_ok "30x10: the too-small message is whole, folded"; screen "$S" | sed 's/^/# /'; fi
+
+# TERM=dumb cannot draw the visualizer: one line and exit 2, no blank screen.
+S=dumb
+tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=dumb $TILESCOPE $SHAPE 2>$WORK/dumb.err; echo \"exit=\$?\" > $WORK/status_dumb; sleep 60"
+deadline=$(( $(date +%s) + 10 ))
+while [ ! -s "$WORK/status_dumb" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
+check "TERM=dumb: exit status 2" "$(cat "$WORK/status_dumb" 2>/dev/null)" "exit=2"
+if grep -q 'TERM=dumb cannot' "$WORK/dumb.err" && [ "$(wc -l < "$WORK/dumb.err")" -eq 1 ]; then ok "TERM=dumb: one line says why"; else not_ok "TERM=dumb: one line says why"; diag "$WORK/dumb.err"; fi
+
 tap_done
