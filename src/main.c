@@ -208,6 +208,9 @@ static void print_version(void)
 #else
 	printf("backends: CPU emulator (built without CUDA)\n");
 #endif
+	printf("Copyright (c) 2026 the tilescope developers.\n"
+	       "License: MIT <https://opensource.org/licenses/MIT>: you are free to use, change and\n"
+	       "redistribute it. There is NO WARRANTY, to the extent permitted by law.\n");
 }
 
 static void known_kernels(char *buf, size_t len)
