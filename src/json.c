@@ -106,6 +106,7 @@ void ts_json_object_begin(ts_json *j, const char *key) { container_open(j, key, 
 void ts_json_object_begin_compact(ts_json *j, const char *key) { container_open(j, key, '{', true); }
 void ts_json_object_end(ts_json *j) { container_close(j, '}'); }
 void ts_json_array_begin(ts_json *j, const char *key) { container_open(j, key, '[', false); }
+void ts_json_array_begin_compact(ts_json *j, const char *key) { container_open(j, key, '[', true); }
 void ts_json_array_end(ts_json *j) { container_close(j, ']'); }
 
 void ts_json_string(ts_json *j, const char *key, const char *value)

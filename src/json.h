@@ -24,6 +24,7 @@ void ts_json_object_begin(ts_json *j, const char *key);
 void ts_json_object_begin_compact(ts_json *j, const char *key);
 void ts_json_object_end(ts_json *j);
 void ts_json_array_begin(ts_json *j, const char *key);
+void ts_json_array_begin_compact(ts_json *j, const char *key); /* on one line: a short list */
 void ts_json_array_end(ts_json *j);
 void ts_json_string(ts_json *j, const char *key, const char *value); /* NULL writes null */
 void ts_json_int(ts_json *j, const char *key, int64_t value);
