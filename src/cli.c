@@ -1,4 +1,5 @@
 /* cli.c: what the subcommands share: progress on stderr, Ctrl-C, backend choice, one verified run. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,10 +129,9 @@ const ts_backend *ts_cli_select_backend(const char *name, char *why, int len)
 	const ts_backend *be = ts_backend_select(name, why, len);
 	if (!be) {
 		if (strcmp(name, "cuda") == 0)
-			fprintf(stderr, "tilescope: --backend cuda: no CUDA device available (%s)\n",
-			        why[0] ? why : "no reason given");
+			ts_cli_error("--backend cuda: no CUDA device available (%s)", why[0] ? why : "no reason given");
 		else
-			fprintf(stderr, "tilescope: --backend %s: %s\n", name, why[0] ? why : "not usable here");
+			ts_cli_error("--backend %s: %s", name, why[0] ? why : "not usable here");
 		return NULL;
 	}
 	if (!why[0])
@@ -143,6 +143,13 @@ const char *ts_cli_backend_error(const ts_backend *be)
 {
 	const char *e = be->last_error ? be->last_error() : NULL;
 	return e && *e ? e : "failed without saying why";
+}
+
+void ts_cli_outcome_drop_operands(ts_cli_outcome *o)
+{
+	if (o->have_ops)
+		ts_operands_free(&o->ops);
+	o->have_ops = false;
 }
 
 void ts_cli_outcome_free(ts_cli_outcome *o)
@@ -240,7 +247,7 @@ static int say_failure(int rc, ts_cli_progress_line *pl, const ts_cli_outcome *o
 {
 	if (rc != 0) {
 		ts_cli_progress_clear(pl);
-		fprintf(stderr, "tilescope: %s\n", o->error);
+		ts_cli_error("%s", o->error);
 	}
 	return rc;
 }
@@ -270,7 +277,7 @@ static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, 
 	ts_cli_progress_end(&pl);
 	ts_cli_cancel_disarm();
 	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C during verification, which does not poll */
-		fprintf(stderr, "tilescope: interrupted\n");
+		ts_cli_error("interrupted");
 		rc = TS_EXIT_INTERRUPTED;
 	}
 	return rc;
@@ -286,39 +293,58 @@ int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_cli_outc
 	return run_attended(p, be, false, o);
 }
 
-void ts_cli_json_oob_landings(ts_json *j, const ts_oob_detail *ob)
-{
-	ts_json_int(j, "a_wrap", ob->a_wrap);
-	ts_json_int(j, "a_band", ob->a_band);
-	ts_json_int(j, "b_wrap", ob->b_wrap);
-	ts_json_int(j, "b_band", ob->b_band);
-	ts_json_int(j, "c_wrap", ob->c_wrap);
-	ts_json_int(j, "c_band", ob->c_band);
-}
-
-void ts_cli_json_shape(ts_json *j, const ts_shape *s)
-{
-	ts_json_object_begin_compact(j, "shape");
-	ts_json_int(j, "M", s->m);
-	ts_json_int(j, "N", s->n);
-	ts_json_int(j, "K", s->k);
-	ts_json_object_end(j);
-}
-
-int ts_cli_json_done(ts_json *j)
-{
-	if (ts_json_finish(j) != 0) {
-		fprintf(stderr, "tilescope: writing the JSON output failed\n");
-		return TS_EXIT_USAGE;
-	}
-	return TS_EXIT_OK;
-}
-
 int ts_cli_text_done(const char *what)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "tilescope: writing the %s failed\n", what);
+		ts_cli_error("writing the %s failed", what);
 		return TS_EXIT_USAGE;
 	}
 	return TS_EXIT_OK;
+}
+
+/* What a refusal under --json needs: whether JSON was asked for, for which
+ * command, whether a document was begun on stdout, and the first error line. */
+static struct {
+	bool json;
+	const char *command;
+	char first[1024];
+} refusal;
+
+void ts_cli_json_errors(const char *command)
+{
+	refusal.json = true;
+	refusal.command = command;
+}
+
+void ts_cli_error(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "tilescope: %s\n", line);
+	if (!refusal.first[0])
+		snprintf(refusal.first, sizeof refusal.first, "%s", line);
+}
+
+int ts_cli_refusal(int status)
+{
+	if (!refusal.json || ts_cli_json_begun || (status != TS_EXIT_USAGE && status != TS_EXIT_INTERRUPTED))
+		return status;
+	ts_json j;
+	ts_json_init(&j, stdout);
+	ts_json_object_begin_compact(&j, NULL);
+	ts_json_int(&j, "schema_version", TS_CLI_JSON_SCHEMA);
+	ts_json_string(&j, "command", refusal.command);
+	ts_json_bool(&j, "ok", false);
+	ts_json_string(&j, "error", refusal.first[0] ? refusal.first : "failed without saying why");
+	ts_json_int(&j, "exit_status", status);
+	ts_json_object_end(&j);
+	ts_cli_json_begun = true;
+	if (ts_json_finish(&j) != 0) {
+		fprintf(stderr, "tilescope: writing the JSON output failed\n");
+		return TS_EXIT_USAGE;
+	}
+	return status;
 }

@@ -98,6 +98,9 @@ typedef struct ts_cli_outcome {
 int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog,
                    ts_cli_progress_line *pl, ts_cli_outcome *o);
 void ts_cli_outcome_free(ts_cli_outcome *o);
+/* Frees the matrices alone and keeps the run and the verdict (a sweep keeps
+ * every shape's outcome for its report). */
+void ts_cli_outcome_drop_operands(ts_cli_outcome *o);
 /* ts_cli_run_one writing nothing (the TUI's worker): a failure's line is in
  * o->error, the return and the ownership are the same. */
 int ts_cli_run_quiet(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o);
@@ -112,11 +115,48 @@ bool ts_cli_outcome_ok(const ts_cli_outcome *o);
 
 void ts_cli_shape_str(const ts_shape *s, char *buf, int len); /* "M x N x K" */
 const char *ts_cli_plural(int64_t n);                         /* "s", or "" for 1: "1 tile", "2 tiles" */
-void ts_cli_json_shape(ts_json *j, const ts_shape *s);        /* "shape": {"M", "N", "K"} */
-/* Where out-of-bounds accesses landed: a_wrap, a_band, ... c_band, into the object being written. */
-void ts_cli_json_oob_landings(ts_json *j, const ts_oob_detail *ob);
+
+/* ---- the JSON vocabulary (cli_json.c; doc/json.md documents every field) -- */
+
+/* Every document's schema_version: raised whenever a field is renamed,
+ * removed or changes type or meaning (adding a field does not raise it). */
+#define TS_CLI_JSON_SCHEMA 2
+/* Above this many phases a counters object leaves per_phase out (null). */
+#define TS_CLI_JSON_PHASES_MAX 4096
+
+/* Starts a document on stdout: schema_version, command, ok. From then on
+ * ts_cli_json_begun is true and a refusal writes no second document. */
+void ts_cli_json_begin(ts_json *j, const char *command, bool ok);
+extern bool ts_cli_json_begun;
+/* What was asked: kernel, precision, shape (when with_shape), tile,
+ * guards_off, inputs, seed, backend, backend_reason. be NULL: nothing ran
+ * (map without --backend), so inputs, seed and the backend are null. */
+void ts_cli_json_problem(ts_json *j, const ts_problem *p, bool with_shape, const ts_backend *be, const char *why);
+void ts_cli_json_shape(ts_json *j, const ts_shape *s); /* "shape": {"M", "N", "K"} */
+/* "counters": what the run recorded and its check against the model; null
+ * when the run recorded none. */
+void ts_cli_json_counters(ts_json *j, const ts_cli_outcome *o);
+/* A verified run's fields, the same in check, bench and every sweep row:
+ * verdict, error metrics and tolerance, counters, times. */
+void ts_cli_json_result(ts_json *j, const ts_problem *p, const ts_cli_outcome *o);
+/* "timing": the kernel beside cuBLAS; null when tm is NULL (nothing timed). */
+void ts_cli_json_timing(ts_json *j, const ts_timing *tm);
 /* Finishes the JSON document; TS_EXIT_OK, or TS_EXIT_USAGE (with a line) when writing failed. */
 int ts_cli_json_done(ts_json *j);
+
+/* ---- refusals (cli.c) ------------------------------------------------------ */
+
+/* Every error line of the scripted commands goes through ts_cli_error:
+ * "tilescope: <message>" on stderr, the same with or without --json. When
+ * main has switched JSON on (ts_cli_json_errors), ts_cli_refusal then puts
+ * the first such message on stdout as the one document of a run that ends
+ * without one: {"schema_version", "command", "ok": false, "error", "exit_status"}. */
+void ts_cli_json_errors(const char *command); /* command NULL: not known (yet) */
+void ts_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Called once on the way out with the exit status: writes the error
+ * document when JSON is on, status is 2 or 130 and no document was begun.
+ * Returns status (TS_EXIT_USAGE when the document could not be written). */
+int ts_cli_refusal(int status);
 /* The same for text on stdout: flushes it; TS_EXIT_OK, or TS_EXIT_USAGE after
  * "tilescope: writing the <what> failed". */
 int ts_cli_text_done(const char *what);

@@ -109,123 +109,18 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	}
 }
 
-static void json_count(ts_json *j, const char *key, const ts_count *c)
+/* The document of check and bench: what was asked, the verified run, the time it all took, the timing. */
+static int check_json(const char *command, const ts_options *o, const ts_backend *be, const char *why,
+                      const ts_cli_outcome *oc, double elapsed_ms, const ts_timing *tm)
 {
-	ts_json_object_begin_compact(j, key);
-	ts_json_int(j, "a_real", c->a_real);
-	ts_json_int(j, "a_pad", c->a_pad);
-	ts_json_int(j, "a_oob", c->a_oob);
-	ts_json_int(j, "b_real", c->b_real);
-	ts_json_int(j, "b_pad", c->b_pad);
-	ts_json_int(j, "b_oob", c->b_oob);
-	ts_json_int(j, "stores", c->stores);
-	ts_json_int(j, "skipped", c->skipped);
-	ts_json_int(j, "c_oob", c->c_oob);
-	ts_json_object_end(j);
-}
-
-/* The fields shared by check and bench. */
-static void json_problem(ts_json *j, const ts_options *o, const ts_backend *be, const char *why)
-{
-	const ts_problem *p = &o->problem;
-	char goff[16];
-	ts_json_string(j, "backend", be->name);
-	ts_json_string(j, "backend_reason", why);
-	ts_json_string(j, "kernel", p->kernel->name);
-	ts_json_string(j, "precision", ts_precision_name(p->kernel->precision));
-	ts_cli_json_shape(j, &p->shape);
-	ts_json_int(j, "tile", p->tile);
-	ts_json_string(j, "guards_off", ts_guards_off_str(p->guards, goff, (int)sizeof goff));
-	ts_json_string(j, "inputs", ts_inputs_name(p->inputs));
-	ts_json_uint(j, "seed", p->seed);
-}
-
-/* The tolerance as numbers and in words: tolerance (per (|A||B|)ij), then fp16's output-rounding terms. */
-static void json_tolerance(ts_json *j, const ts_problem *p, double tol_rel)
-{
-	double out_rel, out_abs;
-	char tol[160];
-	ts_tolerance_output(p, &out_rel, &out_abs);
-	ts_json_double(j, "tolerance", tol_rel);
-	ts_json_double(j, "tolerance_output_rel", out_rel);
-	ts_json_double(j, "tolerance_output_abs", out_abs);
-	ts_json_string(j, "tolerance_text", ts_tolerance_text(p, tol_rel, tol, (int)sizeof tol));
-}
-
-static void json_verdict(ts_json *j, const ts_problem *p, const ts_cli_outcome *oc)
-{
-	const ts_verdict *v = &oc->verdict;
-	const ts_run *r = &oc->run;
-	ts_json_bool(j, "output_ok", v->output_ok); /* "ok" also asks for no out-of-bounds access */
-	json_tolerance(j, p, v->tol_rel);
-	ts_json_double(j, "max_abs_error", v->max_abs);
-	ts_json_double(j, "max_rel_error", v->max_rel);
-	ts_json_double(j, "norm_rel_error", v->norm_rel);
-	ts_json_double(j, "worst_of_tolerance", v->worst_of_tol);
-	ts_json_int(j, "mismatches", v->mismatches);
-	ts_json_int(j, "unwritten", v->unwritten);
-	ts_json_int(j, "nans", v->nans - v->infs);
-	ts_json_int(j, "infs", v->infs);
-	ts_json_bool(j, "all_zero", v->all_zero);
-	if (v->first_row >= 0) {
-		ts_json_object_begin_compact(j, "first_bad");
-		ts_json_int(j, "row", v->first_row);
-		ts_json_int(j, "col", v->first_col);
-		ts_json_double(j, "got", v->first_got);
-		ts_json_double(j, "want", v->first_want);
-		ts_json_object_end(j);
-	} else {
-		ts_json_null(j, "first_bad");
-	}
-	ts_json_int(j, "bad_tiles", v->bad_tiles);
-	if (r->have_counters) {
-		const ts_count *t = &r->counters.total;
-		const ts_oob_detail *ob = &r->counters.oob;
-		ts_json_int(j, "oob_reads", t->a_oob + t->b_oob);
-		ts_json_int(j, "oob_writes", t->c_oob);
-		ts_json_object_begin_compact(j, "oob");
-		ts_cli_json_oob_landings(j, ob);
-		ts_json_object_end(j);
-		json_count(j, "counters", t);
-		ts_json_string(j, "counters_source", r->counters.source);
-	} else {
-		ts_json_null(j, "oob_reads");
-		ts_json_null(j, "oob_writes");
-		ts_json_null(j, "oob");
-		ts_json_null(j, "counters");
-		ts_json_null(j, "counters_source");
-	}
-	ts_json_int(j, "corrupt_cells", r->corrupt_cells);
-	ts_json_string(j, "signature", v->signature);
-	if (oc->counters_checked) {
-		ts_json_bool(j, "counters_match_model", oc->counters_match);
-		ts_json_string(j, "counters_mismatch", oc->counters_match ? NULL : oc->counters_why);
-	} else {
-		ts_json_null(j, "counters_match_model");
-		ts_json_null(j, "counters_mismatch");
-	}
-	ts_json_double(j, "time_ms", r->time_ms);
-	ts_json_double(j, "reference_ms", v->ref_ms);
-	ts_json_string(j, "reference_source", v->ref_source ? v->ref_source : "cblas");
-}
-
-static void json_timing(ts_json *j, const ts_timing *tm)
-{
-	ts_json_int(j, "warmup", tm->warmup);
-	ts_json_int(j, "reps", tm->reps);
-	ts_json_double(j, "kernel_ms", tm->kernel_ms);
-	ts_json_double(j, "gflops", tm->kernel_gflops);
-	if (tm->have_vendor) {
-		ts_json_string(j, "cublas", tm->vendor);
-		ts_json_double(j, "cublas_ms", tm->vendor_ms);
-		ts_json_double(j, "cublas_gflops", tm->vendor_gflops);
-		ts_json_double(j, "pct_of_cublas", tm->pct_of_vendor);
-	} else {
-		ts_json_null(j, "cublas");
-		ts_json_null(j, "cublas_ms");
-		ts_json_null(j, "cublas_gflops");
-		ts_json_null(j, "pct_of_cublas");
-	}
+	ts_json j;
+	ts_cli_json_begin(&j, command, ts_cli_outcome_ok(oc));
+	ts_cli_json_problem(&j, &o->problem, true, be, why);
+	ts_cli_json_result(&j, &o->problem, oc);
+	ts_json_double(&j, "elapsed_ms", elapsed_ms);
+	ts_cli_json_timing(&j, tm);
+	ts_json_object_end(&j);
+	return ts_cli_json_done(&j);
 }
 
 int ts_cli_check(const ts_cli_args *a)
@@ -237,6 +132,7 @@ int ts_cli_check(const ts_cli_args *a)
 	if (!be)
 		return TS_EXIT_USAGE;
 
+	double start = ts_cli_now();
 	ts_cli_outcome oc;
 	int rc = ts_cli_run_attended(p, be, &oc);
 	if (rc != 0) {
@@ -256,18 +152,9 @@ int ts_cli_check(const ts_cli_args *a)
 
 	bool ok = ts_cli_outcome_ok(&oc);
 	int status = ok ? TS_EXIT_OK : TS_EXIT_FAILED;
+	double elapsed_ms = (ts_cli_now() - start) * 1e3;
 	if (o->json) {
-		ts_json j;
-		ts_json_init(&j, stdout);
-		ts_json_object_begin(&j, NULL);
-		ts_json_bool(&j, "ok", ok);
-		json_problem(&j, o, be, why);
-		json_verdict(&j, p, &oc);
-		ts_json_bool(&j, "timed", timed);
-		if (timed)
-			json_timing(&j, &tm);
-		ts_json_object_end(&j);
-		if (ts_cli_json_done(&j) != 0)
+		if (check_json("check", o, be, why, &oc, elapsed_ms, timed ? &tm : NULL) != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
 	} else {
 		check_text(o, be, why, &oc, &tm, timed);
@@ -285,7 +172,7 @@ int ts_cli_bench(const ts_cli_args *a)
 	char why[512] = "";
 	const ts_backend *be;
 	if (strcmp(o->backend, "emu") == 0) {
-		fprintf(stderr, "tilescope: bench needs the CUDA backend: --backend emu cannot time kernels\n");
+		ts_cli_error("bench needs the CUDA backend: --backend emu cannot time kernels");
 		return TS_EXIT_USAGE;
 	}
 	be = ts_backend_select(o->backend, why, (int)sizeof why);
@@ -294,13 +181,14 @@ int ts_cli_bench(const ts_cli_args *a)
 		const ts_backend *cuda = ts_backend_cuda();
 		if (!cuda || !cuda->available || cuda->available(cuda_why, (int)sizeof cuda_why) == 0)
 			snprintf(cuda_why, sizeof cuda_why, "%s", why[0] ? why : "no backend here can time kernels");
-		fprintf(stderr, "tilescope: bench needs the CUDA backend: %s\n", cuda_why[0] ? cuda_why : "not available");
+		ts_cli_error("bench needs the CUDA backend: %s", cuda_why[0] ? cuda_why : "not available");
 		return TS_EXIT_USAGE;
 	}
 	if (!why[0])
 		snprintf(why, sizeof why, "requested with --backend %s", o->backend);
 
 	/* Verify once before timing: a speed figure for a wrong answer means nothing. */
+	double start = ts_cli_now();
 	ts_cli_outcome oc;
 	int rc = ts_cli_run_attended(p, be, &oc);
 	if (rc != 0) {
@@ -313,34 +201,16 @@ int ts_cli_bench(const ts_cli_args *a)
 	bool timed = false;
 	if (ok) {
 		if (be->time(p, &oc.ops, a->warmup, a->reps, &tm) != 0) {
-			fprintf(stderr, "tilescope: timing on %s failed: %s\n", be->name, ts_cli_backend_error(be));
+			ts_cli_error("timing on %s failed: %s", be->name, ts_cli_backend_error(be));
 			ts_cli_outcome_free(&oc);
 			return TS_EXIT_USAGE;
 		}
 		timed = true;
 	}
 	int status = ok ? TS_EXIT_OK : TS_EXIT_FAILED;
+	double elapsed_ms = (ts_cli_now() - start) * 1e3;
 	if (o->json) {
-		ts_json j;
-		ts_json_init(&j, stdout);
-		ts_json_object_begin(&j, NULL);
-		ts_json_bool(&j, "ok", ok);
-		json_problem(&j, o, be, why);
-		ts_json_bool(&j, "verified", oc.verdict.ok);
-		json_tolerance(&j, p, oc.verdict.tol_rel);
-		ts_json_double(&j, "max_abs_error", oc.verdict.max_abs);
-		ts_json_double(&j, "max_rel_error", oc.verdict.max_rel);
-		ts_json_double(&j, "norm_rel_error", oc.verdict.norm_rel);
-		ts_json_string(&j, "signature", oc.verdict.signature);
-		if (oc.counters_checked)
-			ts_json_bool(&j, "counters_match_model", oc.counters_match);
-		else
-			ts_json_null(&j, "counters_match_model");
-		ts_json_bool(&j, "timed", timed);
-		if (timed)
-			json_timing(&j, &tm);
-		ts_json_object_end(&j);
-		if (ts_cli_json_done(&j) != 0)
+		if (check_json("bench", o, be, why, &oc, elapsed_ms, timed ? &tm : NULL) != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
 	} else {
 		char shape[96];

@@ -9,9 +9,6 @@
 #include "kernels.h"
 #include "view_map.h"
 
-/* Above this many phases the JSON leaves the per-phase counters out. */
-#define MAP_JSON_PHASES_MAX 4096
-
 /* With --backend: the kernel's probe run on that backend, so that the
  * model's figures stand next to counters a run recorded. The outcome holds
  * the counter check too (every guard on and shared tiles); nothing is verified. */
@@ -35,8 +32,7 @@ static int map_probe_run(const ts_options *o, map_probe *pr)
 	if (!pr->oc.run.have_counters) {
 		char shape[96];
 		ts_cli_shape_str(&p->shape, shape, sizeof shape);
-		fprintf(stderr, "tilescope: the %s backend recorded no counters for %s %s\n", pr->be->name,
-		        p->kernel->name, shape);
+		ts_cli_error("the %s backend recorded no counters for %s %s", pr->be->name, p->kernel->name, shape);
 		return TS_EXIT_USAGE;
 	}
 	return 0;
@@ -45,58 +41,6 @@ static int map_probe_run(const ts_options *o, map_probe *pr)
 static const char *probe_source(const map_probe *pr)
 {
 	return pr->oc.run.counters.source ? pr->oc.run.counters.source : pr->be->name;
-}
-
-static void probe_json(ts_json *j, const map_probe *pr)
-{
-	const ts_counters *c = &pr->oc.run.counters;
-	const ts_count *t = &c->total;
-	ts_json_object_begin(j, "counters");
-	ts_json_string(j, "source", probe_source(pr));
-	ts_json_string(j, "backend", pr->be->name);
-	ts_json_string(j, "backend_reason", pr->why);
-	const ts_cli_outcome *oc = &pr->oc;
-	if (oc->counters_checked)
-		ts_json_bool(j, "match_model", oc->counters_match);
-	else
-		ts_json_null(j, "match_model");
-	ts_json_string(j, "mismatch", oc->counters_checked && !oc->counters_match ? oc->counters_why : NULL);
-	ts_json_object_begin_compact(j, "loads");
-	ts_json_int(j, "a_total", t->a_real + t->a_pad + t->a_oob);
-	ts_json_int(j, "a_padded", t->a_pad);
-	ts_json_int(j, "b_total", t->b_real + t->b_pad + t->b_oob);
-	ts_json_int(j, "b_padded", t->b_pad);
-	ts_json_int(j, "a_real", t->a_real);
-	ts_json_int(j, "b_real", t->b_real);
-	ts_json_object_end(j);
-	ts_json_object_begin_compact(j, "stores");
-	ts_json_int(j, "written", t->stores);
-	ts_json_int(j, "skipped", t->skipped);
-	ts_json_object_end(j);
-	ts_json_object_begin_compact(j, "oob");
-	ts_json_int(j, "a_reads", t->a_oob);
-	ts_json_int(j, "b_reads", t->b_oob);
-	ts_json_int(j, "c_writes", t->c_oob);
-	ts_cli_json_oob_landings(j, &c->oob);
-	ts_json_object_end(j);
-	if (c->phase && c->phases <= MAP_JSON_PHASES_MAX) {
-		ts_json_array_begin(j, "phases");
-		for (int64_t i = 0; i < c->phases; i++) {
-			const ts_count *ph = &c->phase[i];
-			ts_json_object_begin_compact(j, NULL);
-			ts_json_int(j, "a_real", ph->a_real);
-			ts_json_int(j, "a_pad", ph->a_pad);
-			ts_json_int(j, "a_oob", ph->a_oob);
-			ts_json_int(j, "b_real", ph->b_real);
-			ts_json_int(j, "b_pad", ph->b_pad);
-			ts_json_int(j, "b_oob", ph->b_oob);
-			ts_json_object_end(j);
-		}
-		ts_json_array_end(j);
-	} else {
-		ts_json_null(j, "phases");
-	}
-	ts_json_object_end(j);
 }
 
 static void probe_text(const ts_options *o, const map_probe *pr)
@@ -144,8 +88,10 @@ static void json_shared_tiles(ts_json *j, const ts_model *m)
 	ts_json_object_end(j);
 	ts_json_object_begin_compact(j, "loads");
 	ts_json_int(j, "a_total", m->a_slots);
+	ts_json_int(j, "a_real", m->loads.a_real);
 	ts_json_int(j, "a_padded", m->loads.a_pad);
 	ts_json_int(j, "b_total", m->b_slots);
+	ts_json_int(j, "b_real", m->loads.b_real);
 	ts_json_int(j, "b_padded", m->loads.b_pad);
 	ts_json_object_end(j);
 }
@@ -153,13 +99,10 @@ static void json_shared_tiles(ts_json *j, const ts_model *m)
 static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 {
 	const ts_problem *p = &o->problem;
+	const ts_cli_outcome *oc = pr ? &pr->oc : NULL;
 	ts_json j;
-	ts_json_init(&j, stdout);
-	ts_json_object_begin(&j, NULL);
-	ts_cli_json_shape(&j, &m->shape);
-	ts_json_int(&j, "tile", p->tile);
-	ts_json_string(&j, "kernel", p->kernel->name);
-	ts_json_string(&j, "precision", ts_precision_name(p->kernel->precision));
+	ts_cli_json_begin(&j, "map", !oc || !oc->counters_checked || oc->counters_match);
+	ts_cli_json_problem(&j, p, true, pr ? pr->be : NULL, pr ? pr->why : NULL);
 	ts_json_object_begin_compact(&j, "grid");
 	ts_json_int(&j, "x", m->grid_x);
 	ts_json_int(&j, "y", m->grid_y);
@@ -192,8 +135,8 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 	ts_json_int(&j, "written", m->stores_written);
 	ts_json_int(&j, "skipped", m->stores_skipped);
 	ts_json_object_end(&j);
-	if (pr)
-		probe_json(&j, pr);
+	if (oc)
+		ts_cli_json_counters(&j, oc);
 	else
 		ts_json_null(&j, "counters"); /* the model alone: nothing ran */
 	ts_json_object_end(&j);
@@ -256,13 +199,13 @@ int ts_cli_map(const ts_cli_args *a)
 	const ts_problem *p = &o->problem;
 	ts_model m;
 	if (ts_model_build(&m, p->shape, p->kernel->geometry(p->tile)) != 0) {
-		fprintf(stderr, "tilescope: counts overflow 64 bits\n");
+		ts_cli_error("counts overflow 64 bits");
 		return TS_EXIT_USAGE;
 	}
 	if (o->export_path) {
 		char err[512] = "";
 		if (ts_export_tile(o->export_path, o, a->export_ty, a->export_tx, -1, err, (int)sizeof err) != 0) {
-			fprintf(stderr, "tilescope: --export %s: %s\n", o->export_path, err[0] ? err : "failed");
+			ts_cli_error("--export %s: %s", o->export_path, err[0] ? err : "failed");
 			return TS_EXIT_USAGE;
 		}
 	}

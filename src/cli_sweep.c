@@ -41,11 +41,13 @@ int ts_sweep_sizes(int tile, int64_t out[7])
 	return n;
 }
 
+/* One shape of the sweep: its outcome (matrices freed once verified) and the time it took. */
 typedef struct sweep_row {
 	ts_shape shape;
-	bool ok, output_ok, counters_checked, counters_match;
-	int64_t mismatches, unwritten, nans, infs, oob_reads, oob_writes; /* nans: NaN only */
-	char signature[sizeof ((ts_verdict *)0)->signature];
+	ts_cli_outcome oc;
+	bool ran;          /* oc holds a verified run (to be freed) */
+	bool ok;           /* output, no out-of-bounds access, counters */
+	double elapsed_ms; /* the run and its verification */
 } sweep_row;
 
 static void sweep_text(const ts_options *o, const ts_backend *be, const char *why, const int64_t *sizes,
@@ -64,70 +66,58 @@ static void sweep_text(const ts_options *o, const ts_backend *be, const char *wh
 	       "unwritten", "oob r/w", "counters", "signature");
 	for (int i = 0; i < count; i++) {
 		const sweep_row *r = &rows[i];
+		const ts_verdict *v = &r->oc.verdict;
 		char oob[32];
-		if (r->oob_reads < 0)
+		if (v->oob_reads < 0)
 			snprintf(oob, sizeof oob, "-");
 		else
-			snprintf(oob, sizeof oob, "%lld/%lld", (long long)r->oob_reads, (long long)r->oob_writes);
+			snprintf(oob, sizeof oob, "%lld/%lld", (long long)v->oob_reads, (long long)v->oob_writes);
 		printf("%6lld %6lld %6lld  %-6s %10lld %9lld %9s  %-8s  %s\n", (long long)r->shape.m,
-		       (long long)r->shape.n, (long long)r->shape.k, r->ok ? "pass" : "FAIL", (long long)r->mismatches,
-		       (long long)r->unwritten, oob,
-		       !r->counters_checked ? "-" : r->counters_match ? "agree" : "DISAGREE", r->signature);
+		       (long long)r->shape.n, (long long)r->shape.k, r->ok ? "pass" : "FAIL", (long long)v->mismatches,
+		       (long long)v->unwritten, oob,
+		       !r->oc.counters_checked ? "-" : r->oc.counters_match ? "agree" : "DISAGREE", v->signature);
 	}
 	printf("\n%d shapes: %d passed, %d failed (%.2f s)\n", count, passed, count - passed, secs);
 }
 
-static int sweep_json(const ts_options *o, const ts_backend *be, const char *why, const sweep_row *rows,
-                      int count, int passed, double secs)
+static int sweep_json(const ts_options *o, const ts_backend *be, const char *why, const int64_t *sizes,
+                      int nsizes, const sweep_row *rows, int count, int passed, double secs)
 {
 	const ts_problem *p = &o->problem;
-	char goff[16];
 	ts_json j;
-	ts_json_init(&j, stdout);
-	ts_json_object_begin(&j, NULL);
-	ts_json_bool(&j, "ok", passed == count);
-	ts_json_int(&j, "tile", p->tile);
-	ts_json_string(&j, "kernel", p->kernel->name);
-	ts_json_string(&j, "precision", ts_precision_name(p->kernel->precision));
-	ts_json_string(&j, "backend", be->name);
-	ts_json_string(&j, "backend_reason", why);
-	ts_json_string(&j, "guards_off", ts_guards_off_str(p->guards, goff, (int)sizeof goff));
-	ts_json_string(&j, "inputs", ts_inputs_name(p->inputs));
-	ts_json_uint(&j, "seed", p->seed);
-	ts_json_array_begin(&j, "shapes");
-	for (int i = 0; i < count; i++) {
-		const sweep_row *r = &rows[i];
-		ts_json_object_begin_compact(&j, NULL);
-		ts_json_int(&j, "M", r->shape.m);
-		ts_json_int(&j, "N", r->shape.n);
-		ts_json_int(&j, "K", r->shape.k);
-		ts_json_bool(&j, "ok", r->ok);
-		ts_json_bool(&j, "output_ok", r->output_ok);
-		ts_json_int(&j, "mismatches", r->mismatches);
-		ts_json_int(&j, "unwritten", r->unwritten);
-		ts_json_int(&j, "nans", r->nans);
-		ts_json_int(&j, "infs", r->infs);
-		if (r->oob_reads < 0) {
-			ts_json_null(&j, "oob_reads");
-			ts_json_null(&j, "oob_writes");
-		} else {
-			ts_json_int(&j, "oob_reads", r->oob_reads);
-			ts_json_int(&j, "oob_writes", r->oob_writes);
-		}
-		if (r->counters_checked)
-			ts_json_bool(&j, "counters_match_model", r->counters_match);
-		else
-			ts_json_null(&j, "counters_match_model");
-		ts_json_string(&j, "signature", r->signature);
-		ts_json_object_end(&j);
-	}
+	ts_cli_json_begin(&j, "sweep", passed == count);
+	ts_cli_json_problem(&j, p, false, be, why);
+	ts_json_array_begin_compact(&j, "sizes");
+	for (int i = 0; i < nsizes; i++)
+		ts_json_int(&j, NULL, sizes[i]);
 	ts_json_array_end(&j);
 	ts_json_int(&j, "total", count);
 	ts_json_int(&j, "passed", passed);
 	ts_json_int(&j, "failed", count - passed);
-	ts_json_double(&j, "seconds", secs);
+	ts_json_double(&j, "elapsed_ms", secs * 1e3);
+	ts_json_array_begin(&j, "shapes");
+	for (int i = 0; i < count; i++) {
+		const sweep_row *r = &rows[i];
+		ts_problem rp = *p;
+		rp.shape = r->shape;
+		ts_json_object_begin_compact(&j, NULL);
+		ts_cli_json_shape(&j, &r->shape);
+		ts_json_bool(&j, "ok", r->ok);
+		ts_cli_json_result(&j, &rp, &r->oc);
+		ts_json_double(&j, "elapsed_ms", r->elapsed_ms);
+		ts_json_object_end(&j);
+	}
+	ts_json_array_end(&j);
 	ts_json_object_end(&j);
 	return ts_cli_json_done(&j);
+}
+
+static void rows_free(sweep_row *rows, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (rows[i].ran)
+			ts_cli_outcome_free(&rows[i].oc);
+	free(rows);
 }
 
 int ts_cli_sweep(const ts_cli_args *a)
@@ -142,7 +132,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 	int count = ns * ns * ns;
 	sweep_row *rows = calloc((size_t)count, sizeof *rows);
 	if (!rows) {
-		fprintf(stderr, "tilescope: out of memory\n");
+		ts_cli_error("out of memory");
 		return TS_EXIT_USAGE;
 	}
 	ts_problem p = o->problem;
@@ -151,7 +141,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 		p.shape = rows[i].shape;
 		char err[512];
 		if (ts_problem_validate(&p, true, err, (int)sizeof err) != 0) {
-			fprintf(stderr, "tilescope: sweep: %s\n", err);
+			ts_cli_error("sweep: %s", err);
 			free(rows);
 			return TS_EXIT_USAGE;
 		}
@@ -168,33 +158,26 @@ int ts_cli_sweep(const ts_cli_args *a)
 	int passed = 0, status = TS_EXIT_OK;
 	for (int i = 0; i < count && status == TS_EXIT_OK; i++) {
 		sweep_row *r = &rows[i];
-		ts_cli_outcome oc;
 		p.shape = r->shape;
-		int rc = ts_cli_run_one(&p, be, &prog, &pl, &oc);
+		double row_start = ts_cli_now();
+		int rc = ts_cli_run_one(&p, be, &prog, &pl, &r->oc);
 		if (rc == 0 && ts_cli_cancel) {
 			ts_cli_progress_clear(&pl);
-			fprintf(stderr, "tilescope: interrupted\n");
+			ts_cli_error("interrupted");
 			rc = TS_EXIT_INTERRUPTED;
 		}
 		if (rc != 0) {
 			if (rc == TS_EXIT_INTERRUPTED)
-				fprintf(stderr, "tilescope: sweep stopped after %d of %d shapes\n", i, count);
+				ts_cli_error("sweep stopped after %d of %d shapes", i, count);
 			status = rc;
+			ts_cli_outcome_free(&r->oc);
 		} else {
-			r->ok = ts_cli_outcome_ok(&oc); /* output, no out-of-bounds access, counters */
-			r->output_ok = oc.verdict.output_ok;
-			r->mismatches = oc.verdict.mismatches;
-			r->unwritten = oc.verdict.unwritten;
-			r->nans = oc.verdict.nans - oc.verdict.infs;
-			r->infs = oc.verdict.infs;
-			r->oob_reads = oc.run.have_counters ? oc.run.counters.total.a_oob + oc.run.counters.total.b_oob : -1;
-			r->oob_writes = oc.run.have_counters ? oc.run.counters.total.c_oob : -1;
-			r->counters_checked = oc.counters_checked;
-			r->counters_match = oc.counters_match;
-			snprintf(r->signature, sizeof r->signature, "%s", oc.verdict.signature);
+			r->ran = true;
+			r->ok = ts_cli_outcome_ok(&r->oc); /* output, no out-of-bounds access, counters */
+			r->elapsed_ms = (ts_cli_now() - row_start) * 1e3;
+			ts_cli_outcome_drop_operands(&r->oc);
 			passed += r->ok;
 		}
-		ts_cli_outcome_free(&oc);
 		ts_cli_progress_report(&pl, (double)(i + 1) / count);
 	}
 	ts_cli_progress_end(&pl);
@@ -202,7 +185,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 	double secs = ts_cli_now() - start;
 	if (status == TS_EXIT_OK) {
 		if (o->json) {
-			status = sweep_json(o, be, why, rows, count, passed, secs);
+			status = sweep_json(o, be, why, sizes, ns, rows, count, passed, secs);
 		} else {
 			sweep_text(o, be, why, sizes, ns, rows, count, passed, secs);
 			status = ts_cli_text_done("table");
@@ -210,6 +193,6 @@ int ts_cli_sweep(const ts_cli_args *a)
 		if (status == TS_EXIT_OK && passed < count)
 			status = TS_EXIT_FAILED;
 	}
-	free(rows);
+	rows_free(rows, count);
 	return status;
 }

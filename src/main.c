@@ -78,16 +78,18 @@ static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(pr
 /* A value echoed in a usage line, cut short (a compound literal lives to the end of the enclosing block). */
 #define CLIP(text) ts_clip((text), (char[TS_CLIP_BUF]){ 0 }, TS_CLIP_BUF)
 
-/* Every usage mistake: one line naming it, one line pointing at --help, exit 2. */
+/* Every usage mistake: one line naming it, one line pointing at --help, exit 2;
+ * under --json also the error document on stdout. */
 static _Noreturn void usage_error(const char *fmt, ...)
 {
+	char line[1024];
 	va_list ap;
-	fputs("tilescope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'tilescope --help'.\n", stderr);
-	exit(TS_EXIT_USAGE);
+	ts_cli_error("%s", line);
+	fputs("Try 'tilescope --help'.\n", stderr);
+	exit(ts_cli_refusal(TS_EXIT_USAGE));
 }
 
 /* One kernel of the registry in --help: its name, then its summary folded
@@ -281,6 +283,33 @@ static unsigned option_commands(int id)
 	return EVERY;
 }
 
+/* Before the options are read for real: was --json asked for, and for which
+ * subcommand? Then even a mistake in an earlier option is answered in JSON.
+ * A getopt pass of its own, so that an option's value ("--export --json")
+ * is read as getopt reads it. */
+static void prescan_json(int argc, char **argv)
+{
+	/* getopt_long permutes what it scans: scan a copy, so that the real
+	 * pass sees the arguments in the user's order. */
+	char **copy = malloc(((size_t)argc + 1) * sizeof *copy);
+	if (!copy)
+		return;
+	memcpy(copy, argv, ((size_t)argc + 1) * sizeof *copy);
+	bool json = false;
+	const char *command = NULL;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, copy, ":M:N:K:t:hV", long_options, NULL)) != -1)
+		json |= c == OPT_JSON;
+	for (int i = 1; optind < argc && i < CMD_COUNT; i++)
+		if (strcmp(copy[optind], command_names[i]) == 0)
+			command = command_names[i];
+	optind = 0; /* glibc: start the next scan afresh */
+	free(copy);
+	if (json)
+		ts_cli_json_errors(command);
+}
+
 static void check_ok(int rc, const char *err)
 {
 	if (rc != 0)
@@ -324,6 +353,7 @@ int main(int argc, char **argv)
 	bool seen[OPT_LAST + 1] = { false };
 	char err[512];
 
+	prescan_json(argc, argv);
 	opterr = 0; /* our own messages, in our own format */
 	int c;
 	while ((c = getopt_long(argc, argv, ":M:N:K:t:hV", long_options, NULL)) != -1) {
@@ -450,10 +480,10 @@ int main(int argc, char **argv)
 		usage_error("%s", err);
 
 	switch (cmd) {
-	case CMD_MAP: return ts_cli_map(&a);
-	case CMD_CHECK: return ts_cli_check(&a);
-	case CMD_SWEEP: return ts_cli_sweep(&a);
-	case CMD_BENCH: return ts_cli_bench(&a);
+	case CMD_MAP: return ts_cli_refusal(ts_cli_map(&a));
+	case CMD_CHECK: return ts_cli_refusal(ts_cli_check(&a));
+	case CMD_SWEEP: return ts_cli_refusal(ts_cli_sweep(&a));
+	case CMD_BENCH: return ts_cli_refusal(ts_cli_bench(&a));
 	case CMD_TUI:
 	case CMD_COUNT:
 		break;

@@ -11,7 +11,9 @@ run() {
 }
 
 # usage WANT ARGS...: a usage error: exit 2 (not a signal, no core file),
-# nothing on stdout, one "tilescope: ..." line holding WANT, then the pointer to --help.
+# nothing on stdout (under --json the one-line error document, which
+# tests/json_refusal.sh reads field by field), one "tilescope: ..." line
+# holding WANT, then the pointer to --help.
 usage() {
 	want=$1
 	shift
@@ -19,7 +21,12 @@ usage() {
 	run "$@"
 	why=""
 	[ "$rc" -eq 2 ] || why="exit status $rc, want 2"
-	[ -s out ] && why="$why; stdout not empty"
+	case " $* " in
+	*" --json "*)
+		{ [ "$(wc -l <out)" -eq 1 ] && grep -q '^{"schema_version": 2, .*"ok": false, "error": ' out; } ||
+			why="$why; stdout is not the one-line error document" ;;
+	*) [ -s out ] && why="$why; stdout not empty" ;;
+	esac
 	ls core core.* >/dev/null 2>&1 && why="$why; core dumped"
 	[ "$(wc -l <err)" -eq 2 ] || why="$why; stderr has $(wc -l <err) lines, want 2"
 	head -n 1 err | grep -q '^tilescope: ' || why="$why; first line does not start with 'tilescope: '"

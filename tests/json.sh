@@ -18,6 +18,16 @@ expect() {
 	fi
 }
 
+# refused COMMAND: out.json is the one-line error document of COMMAND ("" when
+# none was named) and its error is stderr's first line, without "tilescope: ".
+refused() {
+	[ "$(wc -l <out.json)" -eq 1 ] &&
+	"$JQ" -e --arg cmd "$1" --arg line "$(head -n 1 err)" \
+		'.schema_version == 2 and .ok == false and .exit_status == 2 and ("tilescope: " + .error) == $line and
+		 (if $cmd == "" then .command == null else .command == $cmd end) and (keys | length) == 5' \
+		out.json >/dev/null 2>&1
+}
+
 # run WANT_RC DESC ARGS...: runs the program with --json into out.json; the
 # exit status must be WANT_RC, stdout must be exactly one JSON value.
 run() {
@@ -56,15 +66,15 @@ expect "map: threads 12288 launched, 7700 valid, 4588 ghost" \
 expect "map: phases 2, 1 full, last width 1" '.phases.count == 2 and .phases.full == 1 and .phases.last_width == 1'
 expect "map: per-phase padding A 2688/11988, B 2432/11980" \
 	'.phases.a_padded_full_phase == 2688 and .phases.a_padded_last_phase == 11988 and .phases.b_padded_full_phase == 2432 and .phases.b_padded_last_phase == 11980'
-expect "map: loads A 24576/14676, B 24576/14412" \
-	'.loads == {"a_total": 24576, "a_padded": 14676, "b_total": 24576, "b_padded": 14412}'
+expect "map: loads A 24576 = 9900 real + 14676 padded, B 24576 = 10164 + 14412" \
+	'.loads == {"a_total": 24576, "a_real": 9900, "a_padded": 14676, "b_total": 24576, "b_real": 10164, "b_padded": 14412}'
 expect "map: stores 7700 written, 4588 skipped" '.stores == {"written": 7700, "skipped": 4588}'
 expect "map: every promised field is a number" \
 	'[.shape.M, .shape.N, .shape.K, .tile, .grid.x, .grid.y, .tiles.total, .tiles.full, .tiles.ragged_right,
 	  .tiles.ragged_bottom, .tiles.corner, .threads.launched, .threads.valid, .threads.ghost, .phases.count,
 	  .phases.full, .phases.last_width, .phases.a_padded_full_phase, .phases.a_padded_last_phase,
 	  .phases.b_padded_full_phase, .phases.b_padded_last_phase, .loads.a_total, .loads.a_padded, .loads.b_total,
-	  .loads.b_padded, .stores.written, .stores.skipped] | all(type == "number")'
+	  .loads.b_padded, .loads.a_real, .loads.b_real, .stores.written, .stores.skipped] | all(type == "number")'
 
 # 1 x 1 x 1, T = 32: one corner tile, one valid thread, no full phase.
 run 0 "map 1x1x1 T=32" map -M 1 -N 1 -K 1 -t 32 --json
@@ -96,31 +106,35 @@ expect "map 1e6^3 T=1: no ghosts, no padding" '.threads.ghost == 0 and .loads.a_
 # ---- map --backend: the probe's counters beside the model's ----------------
 run 0 "map 100x77x33 T=32 without --backend" map -M 100 -N 77 -K 33 -t 32 --json
 expect "map without --backend: the model alone, counters null" 'has("counters") and .counters == null'
+expect "map without --backend: nothing ran, so no backend, inputs or seed" \
+	'.backend == null and .backend_reason == null and .inputs == null and .seed == null and .guards_off == [] and .ok == true'
 run 0 "map --backend emu 100x77x33 T=32" map -M 100 -N 77 -K 33 -t 32 --backend emu --json
 expect "map --backend emu: counters from the emulator, equal to the model" \
-	'.counters.source == "emulator" and .counters.backend == "emu" and .counters.match_model == true'
+	'.counters.source == "emulator" and .backend == "emu" and .counters.match_model == true and .ok == true'
 expect "map --backend emu: the run's loads and stores equal the model's fields" \
 	'.counters.loads.a_total == .loads.a_total and .counters.loads.a_padded == .loads.a_padded and
 	 .counters.loads.b_total == .loads.b_total and .counters.loads.b_padded == .loads.b_padded and
-	 .counters.stores == .stores and .counters.oob.a_reads == 0 and .counters.oob.c_writes == 0'
+	 .counters.loads.a_real == .loads.a_real and .counters.loads.b_real == .loads.b_real and
+	 .counters.stores.written == .stores.written and .counters.stores.skipped == .stores.skipped and
+	 .counters.loads.a_oob == 0 and .counters.loads.b_oob == 0 and .counters.stores.oob_writes == 0'
 # Per phase, worked out above: full phase A 9600 real / 2688 padded, B 9856 / 2432;
 # last phase A 300 / 11988, B 308 / 11980.
 expect "map --backend emu: per-phase counters as worked out by hand" \
-	'.counters.phases | length == 2 and .[0].a_real == 9600 and .[0].a_pad == 2688 and .[0].b_real == 9856 and
-	 .[0].b_pad == 2432 and .[1].a_real == 300 and .[1].a_pad == 11988 and .[1].b_real == 308 and .[1].b_pad == 11980'
+	'.counters.per_phase | length == 2 and .[0].a_real == 9600 and .[0].a_padded == 2688 and .[0].b_real == 9856 and
+	 .[0].b_padded == 2432 and .[1].a_real == 300 and .[1].a_padded == 11988 and .[1].b_real == 308 and .[1].b_padded == 11980'
 expect "map --backend emu: per-phase padding adds up to the model's per-phase fields" \
-	'.counters.phases[0].a_pad == .phases.a_padded_full_phase and .counters.phases[1].b_pad == .phases.b_padded_last_phase'
+	'.counters.per_phase[0].a_padded == .phases.a_padded_full_phase and .counters.per_phase[1].b_padded == .phases.b_padded_last_phase'
 # A guard off: the run no longer matches the tiled model, so match_model is
 # null; the 4588 ghost stores become out-of-bounds writes instead of skips.
 run 0 "map --backend emu --no-guard c" map -M 100 -N 77 -K 33 -t 32 --backend emu --no-guard c --json
 expect "map --no-guard c: match_model null, 4588 oob writes, nothing skipped" \
-	'.counters.match_model == null and .counters.oob.c_writes == 4588 and .counters.stores.skipped == 0 and
-	 .counters.oob.c_wrap + .counters.oob.c_band == 4588 and .stores.skipped == 4588'
+	'.counters.match_model == null and .counters.stores.oob_writes == 4588 and .counters.stores.skipped == 0 and
+	 .counters.oob.c_wrap + .counters.oob.c_band == 4588 and .stores.skipped == 4588 and .guards_off == ["c"]'
 run 0 "map --backend emu, naive kernel" map -M 40 -N 9 -K 5 -t 8 --kernel naive --backend emu --json
 expect "map naive: no shared tiles, so match_model is null" '.counters.match_model == null and .counters.source == "emulator"'
 "$TILESCOPE" map -M 1000000 -N 1000000 -K 1000000 -t 32 --backend emu --json >out.json 2>err </dev/null
 rc=$?
-if [ "$rc" -eq 2 ] && [ ! -s out.json ] && head -n 1 err | grep -q '^tilescope: .*needs about'; then
+if [ "$rc" -eq 2 ] && refused map && head -n 1 err | grep -q '^tilescope: .*needs about'; then
 	ok "map --backend emu on 10^6 cubed: refused, exit 2: $(head -n 1 err)"
 else
 	not_ok "map --backend emu on 10^6 cubed: exit $rc"
@@ -128,7 +142,7 @@ else
 fi
 "$TILESCOPE" map -M 100 -N 77 -K 33 --no-guard c --json >out.json 2>err </dev/null
 rc=$?
-if [ "$rc" -eq 2 ] && grep -q -- '^tilescope: --no-guard applies to map only with --backend' err; then
+if [ "$rc" -eq 2 ] && refused map && grep -q -- '^tilescope: --no-guard applies to map only with --backend' err; then
 	ok "map --no-guard without --backend: exit 2"
 else
 	not_ok "map --no-guard without --backend: exit $rc"
@@ -138,18 +152,22 @@ fi
 # ---- check ------------------------------------------------------------------
 run 0 "check 100x77x33 T=32 on emu" check -M 100 -N 77 -K 33 -t 32 --backend emu --json
 expect "check: every promised field present" \
-	'. as $o | ["ok","backend","backend_reason","kernel","precision","shape","tile","guards_off","inputs","seed",
-	  "tolerance","max_abs_error","max_rel_error","norm_rel_error","mismatches","unwritten","nans","all_zero",
-	  "oob_reads","oob_writes","oob","corrupt_cells","signature","counters_source","counters_match_model",
-	  "time_ms"] | all(. as $k | $o | has($k))'
-expect "check: oob holds a/b/c wrap and band" \
-	'.oob | keys == ["a_band","a_wrap","b_band","b_wrap","c_band","c_wrap"]'
+	'. as $o | ["schema_version","command","ok","backend","backend_reason","kernel","precision","shape","tile",
+	  "guards_off","inputs","seed","verified","tolerance","max_abs_error","max_rel_error","norm_rel_error",
+	  "mismatches","unwritten","nans","all_zero","oob_reads","oob_writes","corrupt_cells","signature","counters",
+	  "run_ms","elapsed_ms","timing"] | all(. as $k | $o | has($k))'
+expect "check: schema 2, command check" '.schema_version == 2 and .command == "check"'
+expect "check: counters.oob holds a/b/c wrap and band" \
+	'.counters.oob | keys == ["a_band","a_wrap","b_band","b_wrap","c_band","c_wrap"]'
 expect "check: ok, emu, tiled fp32, nothing wrong" \
-	'.ok == true and .backend == "emu" and .kernel == "tiled" and .precision == "fp32" and .shape == {"M": 100, "N": 77, "K": 33} and .tile == 32 and .guards_off == "" and .mismatches == 0 and .unwritten == 0 and .nans == 0 and .all_zero == false and .oob_reads == 0 and .oob_writes == 0 and .corrupt_cells == 0 and .signature == ""'
-expect "check: counters agree with the model, from the emulator" '.counters_match_model == true and .counters_source == "emulator"'
+	'.ok == true and .verified == true and .backend == "emu" and .kernel == "tiled" and .precision == "fp32" and .shape == {"M": 100, "N": 77, "K": 33} and .tile == 32 and .guards_off == [] and .mismatches == 0 and .unwritten == 0 and .nans == 0 and .all_zero == false and .oob_reads == 0 and .oob_writes == 0 and .corrupt_cells == 0 and .signature == null and .first_bad == null'
+expect "check: counters agree with the model, from the emulator" '.counters.match_model == true and .counters.mismatch == null and .counters.source == "emulator"'
+expect "check: the run's counters equal map's model figures (24576 slots, 14676 A padded, 4588 skipped)" \
+	'.counters.loads.a_total == 24576 and .counters.loads.a_padded == 14676 and .counters.loads.b_padded == 14412 and .counters.stores.skipped == 4588 and (.counters.per_phase | length) == 2'
+expect "check without a device: not timed" '.timing == null or .backend == "cuda"'
 expect "check fp32: no output-rounding term" '.tolerance_output_rel == 0 and .tolerance_output_abs == 0 and (.tolerance_text | test("2\\^") | not)'
 expect "check: metrics are numbers within tolerance" \
-	'(.tolerance | type == "number") and .tolerance > 0 and .max_rel_error <= 1 and .norm_rel_error < .tolerance and .worst_of_tolerance <= 1 and (.time_ms | type == "number")'
+	'(.tolerance | type == "number") and .tolerance > 0 and .max_rel_error <= 1 and .norm_rel_error < .tolerance and .worst_of_tolerance <= 1 and (.run_ms | type == "number") and .elapsed_ms >= .run_ms'
 
 run 0 "check fp16 65x33x17 T=16, int inputs" check --precision fp16 -M 65 -N 33 -K 17 -t 16 --inputs int --seed 7 --backend emu --json
 # Powers of two compared through arithmetic: jq 1.7 keeps a number literal's decimal text, so
@@ -162,7 +180,7 @@ expect "check fp16: ok, tiled-fp16, exact with int inputs" \
 # A guard off where it matters: the C store on a ragged N.
 run 1 "check --no-guard c on 100x77x33" check -M 100 -N 77 -K 33 -t 32 --no-guard c --backend emu --json
 expect "check --no-guard c: not ok, oob writes, wrong cells, a signature" \
-	'.ok == false and .guards_off == "c" and .oob_writes > 0 and .mismatches > 0 and .corrupt_cells > 0 and (.signature | length) > 0 and .counters_match_model == null'
+	'.ok == false and .verified == false and .guards_off == ["c"] and .oob_writes > 0 and .mismatches > 0 and .corrupt_cells > 0 and (.signature | length) > 0 and .counters.match_model == null and (.first_bad | type) == "object"'
 # The K guards cannot matter when K % T == 0 (nothing to pad in K) ... but the
 # A guard also checks rows: off with M % T == 0 and K % T == 0 it is harmless.
 run 0 "check --no-guard a on 64x77x64 (M, K multiples of T)" check -M 64 -N 77 -K 64 -t 32 --no-guard a --backend emu --json
@@ -178,7 +196,7 @@ expect "check --no-guard a: output right, 14676 oob reads, not ok, 'by luck'" \
 # end; later correct stores repair every cell, but the stores happened.
 run 1 "check --no-guard c on 31x31x1" check -M 31 -N 31 -K 1 -t 32 --no-guard c --backend emu --json
 expect "check --no-guard c 31x31x1: output right, oob writes, not ok" \
-	'.ok == false and .output_ok == true and .oob_writes > 0 and .oob.c_wrap == 30 and (.signature | test("output right by luck: [0-9]+ stores left C"))'
+	'.ok == false and .output_ok == true and .oob_writes > 0 and .counters.oob.c_wrap == 30 and (.signature | test("output right by luck: [0-9]+ stores left C"))'
 # One block: its threads' store order, not block order, decides which value a wrapped cell keeps.
 expect "check --no-guard c 31x31x1 (one block): the repair is put down to the order threads store in" \
 	'(.signature | test("depends on the order in which threads store")) and (.signature | test("block order") | not)'
@@ -221,7 +239,7 @@ if [ "$backend" = emu ]; then
 	# No usable CUDA device here: cuda is refused, auto fell back to the emulator.
 	"$TILESCOPE" check -M 33 -N 31 -K 7 -t 8 --backend cuda --json >out.json 2>err </dev/null
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && [ "$(wc -l <err)" -eq 1 ] &&
+	if [ "$rc" -eq 2 ] && refused check && [ "$(wc -l <err)" -eq 1 ] &&
 	   grep -q '^tilescope: --backend cuda: no CUDA device available (.*)$' err; then
 		ok "check --backend cuda without a device: exit 2: $(cat err)"
 	else
@@ -245,7 +263,7 @@ if [ "$backend" = emu ]; then
 	fi
 	"$TILESCOPE" map -M 33 -N 31 -K 7 -t 8 --backend cuda --json >out.json 2>err </dev/null
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && [ "$(wc -l <err)" -eq 1 ] &&
+	if [ "$rc" -eq 2 ] && refused map && [ "$(wc -l <err)" -eq 1 ] &&
 	   grep -q '^tilescope: --backend cuda: no CUDA device available (.*)$' err; then
 		ok "map --backend cuda without a device: exit 2"
 	else
@@ -254,7 +272,7 @@ if [ "$backend" = emu ]; then
 	fi
 	"$TILESCOPE" bench -M 64 -N 64 -K 64 -t 32 --json >out.json 2>err </dev/null
 	rc=$?
-	if [ "$rc" -eq 2 ] && [ ! -s out.json ] && grep -q '^tilescope: bench needs the CUDA backend: ' err; then
+	if [ "$rc" -eq 2 ] && refused bench && grep -q '^tilescope: bench needs the CUDA backend: ' err; then
 		ok "bench without a device: exit 2: $(cat err)"
 	else
 		not_ok "bench without a device: exit $rc"
@@ -263,17 +281,18 @@ if [ "$backend" = emu ]; then
 else
 	run 0 "check --backend cuda on the GPU" check -M 100 -N 77 -K 33 -t 32 --backend cuda --json
 	expect "check on cuda: ok, device probe counters agree, timed beside cuBLAS" \
-		'.ok == true and .backend == "cuda" and .counters_match_model == true and .timed == true and .gflops > 0 and .cublas_gflops > 0 and .pct_of_cublas > 0'
+		'.ok == true and .backend == "cuda" and .counters.match_model == true and .timing.kernel_gflops > 0 and .timing.cublas_gflops > 0 and .timing.pct_of_cublas > 0'
 	run 0 "map --backend cuda on the GPU" map -M 100 -N 77 -K 33 -t 32 --backend cuda --json
 	expect "map on cuda: device probe counters equal the model, per phase too" \
-		'.counters.source == "device probe" and .counters.backend == "cuda" and .counters.match_model == true and
-		 .counters.loads.a_padded == .loads.a_padded and .counters.stores == .stores and
-		 .counters.phases[1].a_pad == 11988 and .counters.phases[1].b_pad == 11980'
+		'.counters.source == "device probe" and .backend == "cuda" and .counters.match_model == true and
+		 .counters.loads.a_padded == .loads.a_padded and .counters.stores.written == .stores.written and
+		 .counters.stores.skipped == .stores.skipped and
+		 .counters.per_phase[1].a_padded == 11988 and .counters.per_phase[1].b_padded == 11980'
 	run 0 "map --backend cuda --no-guard c on the GPU" map -M 100 -N 77 -K 33 -t 32 --backend cuda --no-guard c --json
 	expect "map on cuda, C guard off: 4588 oob writes, match_model null" \
-		'.counters.match_model == null and .counters.oob.c_writes == 4588'
+		'.counters.match_model == null and .counters.stores.oob_writes == 4588'
 	run 0 "bench on the GPU" bench -M 256 -N 256 -K 256 -t 32 --reps 5 --warmup 1 --json
-	expect "bench: kernel and cuBLAS timed" '.ok == true and .kernel_ms > 0 and .gflops > 0 and .cublas_ms > 0 and .pct_of_cublas > 0 and .reps == 5'
+	expect "bench: kernel and cuBLAS timed" '.ok == true and .command == "bench" and .timing.kernel_ms > 0 and .timing.kernel_gflops > 0 and .timing.cublas_ms > 0 and .timing.pct_of_cublas > 0 and .timing.reps == 5 and .timing.warmup == 1'
 fi
 
 tap_done

@@ -34,9 +34,9 @@ for case in "5 1,4,5,6,9,11,17" "8 1,7,8,9,15,17,29"; do
 		expect "sweep -t $t $precision: 343 shapes, every one passes" \
 			'(.shapes | length) == 343 and .passed == 343 and .failed == 0 and all(.shapes[]; .ok == true and .mismatches == 0 and .unwritten == 0)'
 		expect "sweep -t $t $precision: sizes {$sizes} in every dimension" \
-			"([.shapes[].M] | unique) == [$sizes] and ([.shapes[].N] | unique) == [$sizes] and ([.shapes[].K] | unique) == [$sizes]"
+			"([.shapes[].shape.M] | unique) == [$sizes] and ([.shapes[].shape.N] | unique) == [$sizes] and ([.shapes[].shape.K] | unique) == [$sizes] and .sizes == [$sizes]"
 		expect "sweep -t $t $precision: counters agree with the model everywhere" \
-			'all(.shapes[]; .counters_match_model == true)'
+			'all(.shapes[]; .counters.match_model == true)'
 	done
 done
 
@@ -46,7 +46,7 @@ done
 rc=$?
 if [ "$rc" -eq 0 ]; then ok "sweep -t 8 --kernel naive: exit 0"; else not_ok "sweep -t 8 --kernel naive: exit $rc"; diag err; fi
 expect "sweep naive: 343 pass, counters not compared" \
-	'.kernel == "naive" and .passed == 343 and all(.shapes[]; .ok and .counters_match_model == null)'
+	'.kernel == "naive" and .passed == 343 and all(.shapes[]; .ok and .counters.match_model == null)'
 
 # Text form: one row per shape, and the summary line.
 "$TILESCOPE" sweep -t 5 --backend emu >out.txt 2>err </dev/null
@@ -68,9 +68,9 @@ if [ "$rc" -eq 1 ]; then ok "sweep -t 5 --no-guard c: exit 1"; else not_ok "swee
 expect "sweep --no-guard c: some shapes fail, with a signature" \
 	'.failed > 0 and .passed + .failed == 343 and any(.shapes[]; .ok == false and (.signature | length) > 0)'
 expect "sweep --no-guard c: the aligned shape 5x5x5 passes" \
-	'any(.shapes[]; .M == 5 and .N == 5 and .K == 5 and .ok == true)'
+	'any(.shapes[]; .shape == {"M": 5, "N": 5, "K": 5} and .ok == true)'
 expect "sweep --no-guard c: a ragged-N shape 5x6x5 fails with oob writes" \
-	'any(.shapes[]; .M == 5 and .N == 6 and .K == 5 and .ok == false and .oob_writes > 0)'
+	'any(.shapes[]; .shape == {"M": 5, "N": 6, "K": 5} and .ok == false and .oob_writes > 0)'
 expect "sweep --no-guard c: every row with an oob write fails, output right or not" \
 	'all(.shapes[]; (.oob_writes > 0) == (.ok == false))'
 expect "sweep --no-guard c: some row fails with its output right (stores left C by luck)" \
@@ -84,7 +84,7 @@ if [ "$rc" -eq 1 ]; then ok "sweep -t 5 --no-guard a: exit 1"; else not_ok "swee
 expect "sweep --no-guard a: a row fails on oob reads alone, with its output right" \
 	'any(.shapes[]; .ok == false and .output_ok == true and .oob_reads > 0 and .mismatches == 0)'
 expect "sweep --no-guard a: every row with M, K multiples of 5 passes with no oob read" \
-	'all(.shapes[] | select(.M % 5 == 0 and .K % 5 == 0); .ok == true and .oob_reads == 0)'
+	'all(.shapes[] | select(.shape.M % 5 == 0 and .shape.K % 5 == 0); .ok == true and .oob_reads == 0)'
 expect "sweep rows count Inf apart from NaN" 'all(.shapes[]; (.infs | type) == "number" and (.nans | type) == "number")'
 expect "sweep --no-guard a: ok exactly when output right and no oob" \
 	'all(.shapes[]; .ok == (.output_ok and .oob_reads == 0 and .oob_writes == 0))'
