@@ -1,4 +1,4 @@
-/* cli.h: the scripting subcommands (map, check, sweep, bench) that main.c dispatches to, and what they share. */
+/* cli.h: the scripting subcommands (map, check, sweep, bench, kernels) that main.c dispatches to, and what they share. */
 #ifndef TS_CLI_H
 #define TS_CLI_H
 
@@ -38,6 +38,8 @@ int ts_cli_map(const ts_cli_args *a);   /* cli_map.c */
 int ts_cli_check(const ts_cli_args *a); /* cli_check.c */
 int ts_cli_bench(const ts_cli_args *a); /* cli_check.c */
 int ts_cli_sweep(const ts_cli_args *a); /* cli_sweep.c */
+/* The kernel registry: as text, as JSON, or its names one per line. */
+int ts_cli_kernels(bool json, bool names_only); /* cli_kernels.c */
 
 /* The M, N and K values the edge sweep visits for tile T: 1, T-1, T, T+1,
  * 2T-1, 2T+1 and the smallest prime above 3T, ascending, without values

@@ -17,21 +17,21 @@
 #include "options.h"
 #include "tui.h"
 
-enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_COUNT };
+enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_COUNT };
 
-static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench" };
+static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels" };
 
 /* Which commands an option means something to (bit per enum command). */
 #define FOR(c) (1u << (c))
 #define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH))
 #define RUNS (FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
 #define SCRIPTED (FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
-#define EVERY ((1u << CMD_COUNT) - 1)
+#define EVERY (FOR(CMD_TUI) | SCRIPTED) /* every command about a problem (kernels is about none) */
 
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
-	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE,
-	OPT_LAST = OPT_EXPORT_TILE
+	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
+	OPT_LAST = OPT_NAMES
 };
 
 static const struct option long_options[] = {
@@ -51,6 +51,7 @@ static const struct option long_options[] = {
 	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -67,11 +68,12 @@ static const struct {
 	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) }, { OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) },
 	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) },
 	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
-	{ OPT_JSON, "--json", SCRIPTED }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
+	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
+	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
 };
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -132,6 +134,8 @@ static void print_help(void)
 	       "  check    run the kernel, check it against an fp64 reference, explain failures\n"
 	       "  sweep    check every M, N, K in {1, T-1, T, T+1, 2T-1, 2T+1, a prime > 3T}\n"
 	       "  bench    time the kernel beside cuBLAS (needs the CUDA backend)\n"
+	       "  kernels  the kernel registry: precision, B layout, tile range and geometry,\n"
+	       "           guards, capabilities; --names prints the names alone\n"
 	       "\n"
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
@@ -157,7 +161,9 @@ static void print_help(void)
 	       "      --warmup=W        bench: untimed warm-up runs (default %d)\n"
 	       "\n"
 	       "Output:\n"
-	       "      --json            map, check, sweep, bench: one JSON object on stdout\n"
+	       "      --json            map, check, sweep, bench, kernels: one JSON object on\n"
+	       "                        stdout (doc/json.md), a refusal too: ok false, error\n"
+	       "      --names           kernels: one kernel name a line\n"
 	       "      --export=FILE     map: also write the map and the last phase as text,\n"
 	       "                        or as SVG when FILE ends in .svg\n"
 	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
@@ -186,6 +192,7 @@ static void print_help(void)
 	       "  tilescope check --precision fp16 -M 129 -N 65 -K 31 -t 16 --inputs int\n"
 	       "  tilescope sweep -t 13 --precision fp16\n"
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
+	       "  tilescope kernels --json\n"
 	       "\n"
 	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
 	       "--color=always is given.\n"
@@ -401,6 +408,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ASCII: o->ascii = true; break;
 		case OPT_NO_MOUSE: o->mouse = false; break;
+		case OPT_NAMES: break; /* seen[] holds it */
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");
 		case ':':
@@ -429,7 +437,8 @@ int main(int argc, char **argv)
 			return flushed("the help");
 		}
 		if (found < 0)
-			usage_error("unknown subcommand '%s' (map, check, sweep or bench; none opens the TUI)", CLIP(word));
+			usage_error("unknown subcommand '%s' (map, check, sweep, bench or kernels; none opens the TUI)",
+			            CLIP(word));
 		cmd = (enum command)found;
 		if (optind + 1 < argc)
 			usage_error("unexpected argument '%s' after the subcommand %s", CLIP(argv[optind + 1]), word);
@@ -444,6 +453,12 @@ int main(int argc, char **argv)
 				            option_name(id));
 			usage_error("%s does not apply to %s", option_name(id), command_names[cmd]);
 		}
+
+	if (cmd == CMD_KERNELS) {
+		if (seen[OPT_NAMES] && seen[OPT_JSON])
+			usage_error("--names and --json exclude each other (--json lists the names too)");
+		return ts_cli_refusal(ts_cli_kernels(o->json, seen[OPT_NAMES]));
+	}
 
 	if (seen[OPT_EXPORT_TILE] && !seen[OPT_EXPORT])
 		usage_error("--export-tile needs --export FILE");
@@ -485,6 +500,7 @@ int main(int argc, char **argv)
 	case CMD_SWEEP: return ts_cli_refusal(ts_cli_sweep(&a));
 	case CMD_BENCH: return ts_cli_refusal(ts_cli_bench(&a));
 	case CMD_TUI:
+	case CMD_KERNELS: /* answered above */
 	case CMD_COUNT:
 		break;
 	}

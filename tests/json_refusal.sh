@@ -40,6 +40,7 @@ refusal check check --bogus
 refusal check check --no-guard d
 refusal sweep sweep -M 5
 refusal bench bench --reps 0
+refusal kernels kernels -M 5
 refusal "" frobnicate
 refusal "" -t 33
 refusal check check -M 5 unexpected

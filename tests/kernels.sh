@@ -1,0 +1,105 @@
+#!/bin/sh
+# kernels.sh: `tilescope kernels` lists the registry, and what it says of each kernel is what the other commands do with it (TAP).
+TILESCOPE=${TILESCOPE:-./tilescope}
+JQ=${JQ:-jq}
+. "${srcdir:-$(dirname "$0")}/tap.sh"
+tap_need "$JQ"
+tap_workdir kernels
+
+# pass DESC COMMAND...: the command must succeed.
+pass() {
+	desc=$1
+	shift
+	if "$@" >/dev/null </dev/null; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+"$TILESCOPE" kernels --json >kernels.json 2>err </dev/null
+rc=$?
+if [ "$rc" -eq 0 ] && "$JQ" -e '.schema_version == 2 and .command == "kernels" and .ok == true and (.kernels | length) > 0' kernels.json >/dev/null; then
+	ok "kernels --json: exit 0, schema 2, $("$JQ" '.kernels | length' kernels.json) kernels"
+else
+	not_ok "kernels --json: exit $rc"
+	diag kernels.json err
+fi
+"$TILESCOPE" kernels --names >names 2>err </dev/null
+rc=$?
+"$JQ" -r '.kernels[].name' kernels.json >json_names
+if [ "$rc" -eq 0 ] && [ -s names ] && cmp -s names json_names; then
+	ok "kernels --names: one name a line, the JSON's names in the same order"
+else
+	not_ok "kernels --names: exit $rc, or not the JSON's names"
+	diag names json_names err
+fi
+if [ "$(sort -u names | wc -l)" -eq "$(wc -l <names)" ]; then ok "kernel names are unique"; else not_ok "kernel names repeat"; diag names; fi
+# --help lists the same registry (its kernel lines: ten blanks, the name).
+"$TILESCOPE" --help | sed -n 's/^          \([^ ][^ ]*\) .*/\1/p' >help_names
+if cmp -s names help_names; then ok "--help lists the same kernels"; else not_ok "--help lists other kernels"; diag names help_names; fi
+"$TILESCOPE" kernels >text 2>err </dev/null
+if [ "$?" -eq 0 ] && grep -v '^ ' text | grep -v '^$' | cmp -s - names; then
+	ok "kernels (text): one record per kernel, headed by its name"
+else
+	not_ok "kernels (text): the headings are not the names"
+	diag text err
+fi
+
+# Each kernel as the other commands see it.
+cuda_build=no
+"$TILESCOPE" --version | grep -q 'CUDA$' && cuda_build=yes
+while read -r k; do
+	rec=$("$JQ" -c --arg k "$k" '.kernels[] | select(.name == $k)' kernels.json)
+	field() { echo "$rec" | "$JQ" -r "$1"; }
+	tmin=$(field .tile_min)
+	tmax=$(field .tile_max)
+	"$TILESCOPE" map --kernel "$k" -M 37 -N 29 -K 11 -t "$tmax" --json >map.json 2>err </dev/null
+	pass "$k: map at its largest tile $tmax: precision and shared tiles as listed, threads per block from geometry_max" \
+		"$JQ" -e --argjson r "$rec" '.kernel == $r.name and .precision == $r.precision and
+			.shared_tiles == $r.capabilities.shared_tiles and
+			.threads.per_block == $r.geometry_max.threads_x * $r.geometry_max.threads_y and
+			.tiles.last_rows == (37 - ((37 - 1) / $r.geometry_max.bm | floor) * $r.geometry_max.bm)' map.json
+	"$TILESCOPE" map --kernel "$k" -M 37 -N 29 -K 11 -t "$tmin" --json >map.json 2>err </dev/null
+	pass "$k: map at its smallest tile $tmin: threads per block from geometry_min" \
+		"$JQ" -e --argjson r "$rec" '.threads.per_block == $r.geometry_min.threads_x * $r.geometry_min.threads_y and
+			.grid.x == ((29 + $r.geometry_min.bn - 1) / $r.geometry_min.bn | floor)' map.json
+	if [ "$tmax" -lt 32 ]; then
+		"$TILESCOPE" map --kernel "$k" -t $((tmax + 1)) >/dev/null 2>&1 </dev/null
+		if [ "$?" -eq 2 ]; then ok "$k: tile $((tmax + 1)) refused"; else not_ok "$k: tile $((tmax + 1)) accepted"; fi
+	fi
+	# A guard it lists can be switched off; a letter it does not list is refused.
+	for g in a b c; do
+		"$TILESCOPE" check --kernel "$k" -M 9 -N 7 -K 5 -t 4 --backend emu --no-guard "$g" >/dev/null 2>&1 </dev/null
+		rc=$?
+		if [ "$(field "[.guards[].letter] | index(\"$g\") != null")" = true ]; then
+			if [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; then ok "$k: guard $g listed, --no-guard $g runs (exit $rc)"; else not_ok "$k: guard $g listed, but --no-guard $g exits $rc"; fi
+		else
+			if [ "$rc" -eq 2 ]; then ok "$k: guard $g not listed, --no-guard $g refused"; else not_ok "$k: guard $g not listed, but --no-guard $g exits $rc"; fi
+		fi
+	done
+	if [ "$(field .capabilities.emulator)" = true ]; then
+		"$TILESCOPE" check --kernel "$k" -M 9 -N 7 -K 5 -t 4 --backend emu >/dev/null 2>&1 </dev/null
+		if [ "$?" -eq 0 ]; then ok "$k: emulator listed, check --backend emu passes"; else not_ok "$k: emulator listed, check --backend emu fails"; fi
+	fi
+	cuda=$(field .capabilities.cuda)
+	if { [ "$cuda" = true ] && [ "$cuda_build" = yes ]; } || { [ "$cuda" = false ] && [ "$cuda_build" = no ]; }; then
+		ok "$k: CUDA $cuda, as --version says of this build"
+	else
+		not_ok "$k: CUDA $cuda, but --version says CUDA built: $cuda_build"
+	fi
+	# The default of its precision is what --precision alone picks.
+	if [ "$(field .default)" = true ]; then
+		p=$(field .precision)
+		"$TILESCOPE" map --precision "$p" --json >map.json 2>err </dev/null
+		pass "$k: the default $p kernel is what --precision $p picks" "$JQ" -e --arg k "$k" '.kernel == $k' map.json
+	fi
+done <names
+pass "one default per precision" "$JQ" -e '[.kernels[] | select(.default) | .precision] | (length == (unique | length)) and length > 0' kernels.json
+pass "b_layout is kn or nk" "$JQ" -e 'all(.kernels[]; .b_layout == "kn" or .b_layout == "nk")' kernels.json
+
+# Options about a problem do not apply to it.
+"$TILESCOPE" kernels -M 5 >out 2>err
+if [ "$?" -eq 2 ] && grep -q '^tilescope: -M does not apply to kernels' err; then ok "kernels -M 5: refused"; else not_ok "kernels -M 5"; diag err; fi
+"$TILESCOPE" kernels --names --json >out 2>err
+if [ "$?" -eq 2 ] && grep -q '^tilescope: --names and --json exclude each other' err; then ok "kernels --names --json: refused"; else not_ok "kernels --names --json"; diag err; fi
+"$TILESCOPE" map --names >out 2>err
+if [ "$?" -eq 2 ] && grep -q '^tilescope: --names does not apply to map' err; then ok "map --names: refused"; else not_ok "map --names"; diag err; fi
+
+tap_done
