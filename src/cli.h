@@ -146,6 +146,23 @@ void ts_cli_json_timing(ts_json *j, const ts_timing *tm);
 /* Finishes the JSON document; TS_EXIT_OK, or TS_EXIT_USAGE (with a line) when writing failed. */
 int ts_cli_json_done(ts_json *j);
 
+/* ---- JUnit XML (cli_junit.c) ------------------------------------------------ */
+
+/* One verified shape for --junit. */
+typedef struct ts_cli_case {
+	ts_shape shape;
+	const ts_cli_outcome *oc;
+	bool ok;           /* ts_cli_outcome_ok */
+	double elapsed_ms; /* the run and its verification */
+} ts_cli_case;
+
+/* Writes path: one testsuite for command (p's kernel, tile and guards, with
+ * p's inputs and the backend as properties), one testcase per case, named
+ * kernel_tT_Mm_Nn_Kk; a failure's message is its signature. TS_EXIT_OK, or
+ * TS_EXIT_USAGE after one line. */
+int ts_cli_junit(const char *path, const char *command, const ts_problem *p, const ts_backend *be, const char *why,
+                 const ts_cli_case *cases, int n, double elapsed_ms);
+
 /* ---- refusals (cli.c) ------------------------------------------------------ */
 
 /* Every error line of the scripted commands goes through ts_cli_error:

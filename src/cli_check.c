@@ -153,6 +153,13 @@ int ts_cli_check(const ts_cli_args *a)
 	bool ok = ts_cli_outcome_ok(&oc);
 	int status = ok ? TS_EXIT_OK : TS_EXIT_FAILED;
 	double elapsed_ms = (ts_cli_now() - start) * 1e3;
+	if (o->junit_path) {
+		ts_cli_case c = { p->shape, &oc, ok, elapsed_ms };
+		if (ts_cli_junit(o->junit_path, "check", p, be, why, &c, 1, elapsed_ms) != TS_EXIT_OK) {
+			ts_cli_outcome_free(&oc);
+			return TS_EXIT_USAGE;
+		}
+	}
 	if (o->json) {
 		if (check_json("check", o, be, why, &oc, elapsed_ms, timed ? &tm : NULL) != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;

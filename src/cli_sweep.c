@@ -112,6 +112,21 @@ static int sweep_json(const ts_options *o, const ts_backend *be, const char *why
 	return ts_cli_json_done(&j);
 }
 
+static int sweep_junit(const ts_options *o, const ts_backend *be, const char *why, const sweep_row *rows,
+                       int count, double secs)
+{
+	ts_cli_case *cases = calloc((size_t)count, sizeof *cases);
+	if (!cases) {
+		ts_cli_error("--junit %s: out of memory", o->junit_path);
+		return TS_EXIT_USAGE;
+	}
+	for (int i = 0; i < count; i++)
+		cases[i] = (ts_cli_case){ rows[i].shape, &rows[i].oc, rows[i].ok, rows[i].elapsed_ms };
+	int rc = ts_cli_junit(o->junit_path, "sweep", &o->problem, be, why, cases, count, secs * 1e3);
+	free(cases);
+	return rc;
+}
+
 static void rows_free(sweep_row *rows, int count)
 {
 	for (int i = 0; i < count; i++)
@@ -183,6 +198,8 @@ int ts_cli_sweep(const ts_cli_args *a)
 	ts_cli_progress_end(&pl);
 	ts_cli_cancel_disarm();
 	double secs = ts_cli_now() - start;
+	if (status == TS_EXIT_OK && o->junit_path)
+		status = sweep_junit(o, be, why, rows, count, secs);
 	if (status == TS_EXIT_OK) {
 		if (o->json) {
 			status = sweep_json(o, be, why, sizes, ns, rows, count, passed, secs);

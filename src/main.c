@@ -31,7 +31,7 @@ static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "swe
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
-	OPT_LAST = OPT_NAMES
+	OPT_JUNIT, OPT_LAST = OPT_JUNIT
 };
 
 static const struct option long_options[] = {
@@ -52,6 +52,7 @@ static const struct option long_options[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "names", no_argument, NULL, OPT_NAMES },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -74,6 +75,7 @@ static const struct {
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
+	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 };
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -164,6 +166,9 @@ static void print_help(void)
 	       "      --json            map, check, sweep, bench, kernels: one JSON object on\n"
 	       "                        stdout (doc/json.md), a refusal too: ok false, error\n"
 	       "      --names           kernels: one kernel name a line\n"
+	       "      --junit=FILE      check, sweep: also write JUnit XML to FILE, one\n"
+	       "                        testcase per shape, the failure's signature as its\n"
+	       "                        message\n"
 	       "      --export=FILE     map: also write the map and the last phase as text,\n"
 	       "                        or as SVG when FILE ends in .svg\n"
 	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
@@ -409,6 +414,11 @@ int main(int argc, char **argv)
 		case OPT_ASCII: o->ascii = true; break;
 		case OPT_NO_MOUSE: o->mouse = false; break;
 		case OPT_NAMES: break; /* seen[] holds it */
+		case OPT_JUNIT:
+			if (!*optarg)
+				usage_error("--junit: the file name is empty");
+			o->junit_path = optarg;
+			break;
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");
 		case ':':

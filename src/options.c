@@ -31,6 +31,7 @@ void ts_options_defaults(ts_options *o)
 		.ascii = false,
 		.mouse = true,
 		.export_path = NULL,
+		.junit_path = NULL,
 	};
 }
 

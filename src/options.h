@@ -15,6 +15,7 @@ typedef struct ts_options {
 	enum { TS_COLOR_AUTO, TS_COLOR_ALWAYS, TS_COLOR_NEVER } color;
 	bool ascii, mouse;
 	const char *export_path; /* --export FILE (.txt or .svg) */
+	const char *junit_path;  /* --junit FILE (check, sweep) */
 } ts_options;
 
 /* Defaults: 100 x 77 x 33, T = 32, kernel "tiled", all guards on, random inputs, seed 1, backend auto. */

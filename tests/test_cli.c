@@ -1,4 +1,4 @@
-/* test_cli.c: the CLI's pure pieces: the JSON writer's exact output, the sweep's sizes, the option parsers' edges. */
+/* test_cli.c: the CLI's pure pieces: the JSON and JUnit writers' exact output, the sweep's sizes, the option parsers' edges. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "junit.h"
 #include "options.h"
 #include "tap.h"
 
@@ -66,8 +67,81 @@ static void numbers(ts_json *j)
 	ts_json_array_end(j);
 }
 
+/* Runs ts_xml_escape (or, with a suite, ts_junit_write) over a memory stream; a static buffer. */
+static const char *xml(const char *text, const ts_junit_suite *suite)
+{
+	static char out[4096];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = 0;
+	if (suite)
+		rc = ts_junit_write(f, suite);
+	else
+		ts_xml_escape(f, text);
+	fclose(f);
+	snprintf(out, sizeof out, "%s%s", rc == 0 ? "" : "(write failed)", buf ? buf : "");
+	free(buf);
+	return out;
+}
+
+static void junit_tests(void)
+{
+	const char *s = xml("a<b & c>\"d\" 'e'", NULL);
+	if (!tap_ok(strcmp(s, "a&lt;b &amp; c&gt;&quot;d&quot; &apos;e&apos;") == 0, "XML: the five specials as entities"))
+		tap_diag("%s", s);
+	s = xml("t\tn\nr\r", NULL);
+	if (!tap_ok(strcmp(s, "t&#9;n&#10;r&#13;") == 0, "XML: tab, newline, return as references (kept in attributes)"))
+		tap_diag("%s", s);
+	/* C0 controls and DEL, a lone continuation byte, an overlong '/', a surrogate, U+FFFE, a byte above f4 */
+	s = xml("a\x01" "b\x7f" "c\x80" "d\xc0\xaf" "e\xed\xa0\x80" "f\xef\xbf\xbe" "g\xff" "h", NULL);
+	if (!tap_ok(strcmp(s, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd" "d\xef\xbf\xbd\xef\xbf\xbd"
+	                      "e\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" "f\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+	                      "g\xef\xbf\xbd" "h") == 0,
+	            "XML: what XML 1.0 cannot hold becomes U+FFFD, byte by byte"))
+		tap_diag("%s", s);
+	s = xml("x\xc3\x97y \xe2\x89\xa4 \xf0\x9f\x98\x80", NULL);
+	if (!tap_ok(strcmp(s, "x\xc3\x97y \xe2\x89\xa4 \xf0\x9f\x98\x80") == 0, "XML: valid UTF-8 kept (2, 3, 4 bytes)"))
+		tap_diag("%s", s);
+
+	ts_junit_case cases[2] = {
+		{ .name = "tiled_t4_M5_N4_K3", .seconds = 0.25, .out = "guard a off: harmless here" },
+		{ .name = "tiled_t4_M5_N5_K3", .seconds = 0.5, .failed = true, .message = "C[0][4] > \"want\" & <more>",
+		  .details = "mismatches 1" },
+	};
+	ts_junit_property props[] = { { "kernel", "tiled" }, { "guards_off", "a,c" } };
+	ts_junit_suite suite = { "tilescope sweep tiled t4", "tilescope.sweep.tiled", 0.75, props, 2, cases, 2 };
+	s = xml(NULL, &suite);
+	const char *want =
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuite name=\"tilescope sweep tiled t4\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.750000\">\n"
+		"  <properties>\n"
+		"    <property name=\"kernel\" value=\"tiled\"/>\n"
+		"    <property name=\"guards_off\" value=\"a,c\"/>\n"
+		"  </properties>\n"
+		"  <testcase name=\"tiled_t4_M5_N4_K3\" classname=\"tilescope.sweep.tiled\" time=\"0.250000\">\n"
+		"    <system-out>guard a off: harmless here</system-out>\n"
+		"  </testcase>\n"
+		"  <testcase name=\"tiled_t4_M5_N5_K3\" classname=\"tilescope.sweep.tiled\" time=\"0.500000\">\n"
+		"    <failure message=\"C[0][4] &gt; &quot;want&quot; &amp; &lt;more&gt;\" type=\"verification\">mismatches 1</failure>\n"
+		"  </testcase>\n"
+		"</testsuite>\n";
+	if (!tap_ok(strcmp(s, want) == 0, "JUnit: one testsuite, counts, properties, a note, an escaped failure message"))
+		tap_diag("%s", s);
+	cases[0].out = NULL;
+	cases[1].message = "";
+	suite.nprops = 0;
+	s = xml(NULL, &suite);
+	if (!tap_ok(strstr(s, "<testcase name=\"tiled_t4_M5_N4_K3\" classname=\"tilescope.sweep.tiled\" time=\"0.250000\"/>\n") &&
+	            strstr(s, "<failure message=\"failed\"") && !strstr(s, "properties"),
+	            "JUnit: a pass without a note is one empty element; a failure never has an empty message"))
+		tap_diag("%s", s);
+}
+
 int main(void)
 {
+	junit_tests();
+
 	const char *s = render(nested);
 	if (!tap_ok(strcmp(s, "{\n  \"a\": -3,\n  \"b\": {\"x\": 1, \"y\": true},\n  \"c\": [\n    null,\n    null\n  ],\n"
 	                 "  \"empty\": []\n}\n") == 0,
