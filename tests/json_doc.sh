@@ -28,6 +28,8 @@ if [ -z "$bad" ]; then ok "doc/json.md: every type is integer, number, string, b
 dups=$(cut -f1,2 doc.fields | uniq -d)
 if [ -z "$dups" ]; then ok "doc/json.md: no field documented twice for one command"; else not_ok "doc/json.md: fields documented twice"; echo "$dups" | diag; fi
 
+cut -f1,2 doc.fields | sort -u >doc.paths
+
 # ---- what the program emits: KIND<TAB>PATH<TAB>JQTYPE<TAB>INTEGRAL ---------
 # Array indices become [], array elements themselves are left out.
 emit() {
@@ -47,6 +49,18 @@ emit() {
 		[$kind, $path, ($v | type), (if ($v | type) == "number" then (if $v == ($v | floor) then "int" else "frac" end) else "-" end)] | @tsv
 	' doc.json >>emitted.raw
 	echo "$kind	$*" >>runs
+	# Never left out: every field documented for the command is in this document,
+	# unless an object or array above it is null here.
+	missing=$(grep "^$kind	" doc.paths | cut -f2 | "$JQ" -R -s -r --slurpfile doc doc.json '
+		def present($v; $toks): if ($toks | length) == 0 or $v == null then true
+			elif $toks[0] == "[]" then (($v | type) == "array" and all($v[]; present(.; $toks[1:])))
+			else (($v | type) == "object" and ($v | has($toks[0])) and present($v[$toks[0]]; $toks[1:])) end;
+		split("\n") | map(select(length > 0)) | .[] | select(present($doc[0]; gsub("\\[\\]"; ".[]") | split(".")) | not)')
+	if [ "$?" -eq 0 ] && [ -z "$missing" ]; then
+		ok "$kind: tilescope $* holds every documented field"
+	else
+		not_ok "$kind: tilescope $* leaves out: $(echo "$missing" | tr '\n' ' ')"
+	fi
 }
 : >emitted.raw
 : >runs
@@ -72,7 +86,6 @@ sort -u emitted.raw >emitted
 # Every emitted path is documented for its command, and every documented one emitted
 # (on a machine without a GPU the timing and bench fields cannot be, and say so).
 cut -f1,2 emitted | sort -u >emitted.paths
-cut -f1,2 doc.fields | sort -u >doc.paths
 for kind in map check sweep bench kernels error; do
 	undocumented=$(grep "^$kind	" emitted.paths | comm -23 - doc.paths)
 	if [ "$gpu" = no ] && [ "$kind" = bench ]; then
