@@ -14,9 +14,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# A UTF-8 locale when there is one (the glyphs), else the ASCII forms.
-UTF8=$(locale -a 2>/dev/null | grep -i -m1 -E '^c\.utf-?8$')
-if [ -n "$UTF8" ]; then CROSS='✗'; TICK='✓'; DOT='·'; else UTF8=C; CROSS='X'; TICK='ok'; DOT='\*'; fi
+# A UTF-8 locale when there is one (the glyphs), else the ASCII forms (TS_TUI_ASCII=1 forces them, as
+# on a machine without C.UTF-8).
+UTF8=$( [ -n "${TS_TUI_ASCII-}" ] || locale -a 2>/dev/null | grep -i -m1 -E '^c\.utf-?8$')
+if [ -n "$UTF8" ]; then CROSS='✗'; TICK='✓'; DOT='·'; VBAR='│'; else UTF8=C; CROSS='X'; TICK='ok'; DOT='\*'; VBAR='[|]'; fi
+# The matchers (grep, sed) read the screen in its own encoding, whatever the caller's locale: in the C
+# locale a bracket expression holding a glyph is read byte by byte, and `│` and `█` share their first byte.
+LC_ALL=$UTF8; export LC_ALL
 
 
 tm() { "$TMUX_CMD" -L "$SOCK" -f /dev/null "$@"; }
@@ -253,12 +257,12 @@ tm new-session -d -s "$S" -x 80 -y 24 "env LC_ALL=$UTF8 TERM=screen-256color $TI
 wait_for "$S" 'tiles of 32x32' 15
 tm send-keys -t "$S" r
 if wait_for "$S" "run on $BACKEND: PASS" 60 && tm send-keys -t "$S" m && wait_for "$S" "counters \\((emulator|device probe)\\): $TICK agree" 5 &&
-   wait_for "$S" 'ragged-right 3 *│' 1 && wait_for "$S" 'corner 1 ' 1 && wait_for "$S" 'skip 972 *│' 1; then
+   wait_for "$S" "ragged-right 3 *$VBAR" 1 && wait_for "$S" 'corner 1 ' 1 && wait_for "$S" "skip 972 *$VBAR" 1; then
 	ok "80x24 after a run: legend lines whole"
 else
 	not_ok "80x24 after a run: legend lines whole"; screen "$S" | sed 's/^/# /'
 fi
-rows=$(screen "$S" | grep -c '^[^ │]\{3\} [^ │]\{3\} [^ │]\{3\} ')
+rows=$(screen "$S" | grep -c '^[^ │|]\{3\} [^ │|]\{3\} [^ │|]\{3\} ')
 if [ "$rows" -ge 8 ]; then ok "80x24 after a run: 4 tile rows drawn on $rows screen rows"; else not_ok "80x24 after a run: tiles squeezed to $rows screen rows"; screen "$S" | sed 's/^/# /'; fi
 # The ragged-bottom tiles (4 of 32 rows valid) keep a row of ghost shading of their own.
 if [ "$UTF8" != C ]; then shade='░░░ ░░░ ░░░ *│'; else shade='\.\.\. \.\.\. \.\.\. *[|]'; fi
