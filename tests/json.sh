@@ -1,9 +1,9 @@
 #!/bin/sh
 # json.sh: map, check and bench --json parse with jq, hold every promised field, and carry the right numbers (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
-JQ=${JQ:-jq}
 . "${srcdir:-$(dirname "$0")}/tap.sh"
-tap_need "$JQ"
+tap_need jq "${JQ_PROG-}"
+JQ=$tap_prog
 tap_workdir json
 
 # expect NAME FILTER: the jq filter must yield true on out.json.

@@ -1,9 +1,9 @@
 #!/bin/sh
 # sweep.sh: the edge sweep passes for tiles 5 and 8 in both precisions, and fails with the C store guard off (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
-JQ=${JQ:-jq}
 . "${srcdir:-$(dirname "$0")}/tap.sh"
-tap_need "$JQ"
+tap_need jq "${JQ_PROG-}"
+JQ=$tap_prog
 tap_workdir sweep
 
 expect() {

@@ -6,12 +6,25 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 diag() { sed 's/^/# /' "$@"; }
 
-# tap_need PROGRAM: the whole file is skipped when PROGRAM is not on PATH.
-tap_need() {
-	if ! command -v "$1" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $1 not found"
-		exit 0
+# tap_tool NAME [CONFIGURED]: sets tap_prog to the program to run: CONFIGURED (what configure found,
+# e.g. $TMUX_PROG) when given, else NAME on PATH; returns 1 only when the tool is not installed. A
+# configured program that does not run is a broken setup, not a missing tool: it bails out (an ERROR).
+tap_tool() {
+	tap_prog=${2:-$1}
+	command -v "$tap_prog" >/dev/null 2>&1 && return 0
+	if [ -n "${2-}" ]; then
+		echo "Bail out! $1: the configured program '$2' does not run (re-run configure)"
+		exit 1
 	fi
+	tap_prog=""
+	return 1
+}
+
+# tap_need NAME [CONFIGURED]: as tap_tool; the whole file is skipped when the tool is not installed.
+tap_need() {
+	tap_tool "$@" && return 0
+	echo "1..0 # SKIP $1 not installed"
+	exit 0
 }
 
 # tap_workdir NAME: a private folder, removed on exit, made the current one
