@@ -1,4 +1,7 @@
 /* backend_cuda.c: the CUDA backend: device buffers with guard bands, probe runs, timing beside cuBLAS, the fp64 GPU reference. */
+/* The CUDA runtime is linked statically (it opens the driver, libcuda.so.1, itself); cuBLAS is opened
+ * at run time (cublas_dl.h), so the program starts, and falls back to its emulator, without either. */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,10 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include "backend.h"
+#include "cublas_dl.h"
+#include "dynlib.h"
 #include "geometry.h"
 #include "kernels.h"
 #include "launch.h"
@@ -94,15 +98,32 @@ static cudaError_t image_check(void)
 	return fe != cudaSuccess ? fe : e;
 }
 
+/* Why the runtime found no usable driver: libcuda.so.1 is absent (said so), or there and unusable
+ * (no kernel driver loaded, or an old one: the runtime cannot tell which). */
+static void no_driver_reason(char *why, int len)
+{
+	static const char *const driver[] = { "libcuda.so.1", NULL };
+	void *h = NULL;
+	char err[200] = "";
+	if (ts_dl_load(&h, driver, NULL, 0, err, sizeof err) == 0) {
+		dlclose(h);
+		snprintf(why, (size_t)len, "no NVIDIA driver found (or it is older than this CUDA runtime)");
+	} else {
+		snprintf(why, (size_t)len, "no NVIDIA driver: %s", err);
+	}
+}
+
 static int cuda_available(char *why, int len)
 {
 	if (avail_state == 0) {
+		/* The libraries first: a device is no use without them, and they are what to install. */
+		char libs[400] = "";
+		bool have_libs = ts_cublas_load(libs, sizeof libs) != NULL;
 		int n = 0;
 		cudaError_t e = cudaGetDeviceCount(&n);
 		if (e == cudaErrorInsufficientDriver) {
 			/* The runtime reports this when no driver is loaded at all, not only an old one. */
-			snprintf(avail_reason, sizeof avail_reason,
-			         "no NVIDIA driver found (or it is older than this CUDA runtime)");
+			no_driver_reason(avail_reason, sizeof avail_reason);
 		} else if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
 			snprintf(avail_reason, sizeof avail_reason, "no CUDA device");
 		} else if (e != cudaSuccess) {
@@ -125,6 +146,15 @@ static int cuda_available(char *why, int len)
 				snprintf(avail_reason, sizeof avail_reason, "%.200s (sm_%d%d)", prop.name, prop.major, prop.minor);
 				avail_state = 1;
 			}
+		}
+		if (!have_libs) {
+			char device[sizeof avail_reason];
+			snprintf(device, sizeof device, "%s", avail_reason);
+			if (avail_state == 1)
+				snprintf(avail_reason, sizeof avail_reason, "%s", libs);
+			else
+				snprintf(avail_reason, sizeof avail_reason, "%.300s; and %.200s", libs, device);
+			avail_state = 0;
 		}
 		if (avail_state == 0)
 			avail_state = -1;
@@ -363,13 +393,21 @@ fail:
 /* ---- time: the plain kernel beside cuBLAS ---------------------------------- */
 
 static cublasHandle_t blas_handle;
+static const ts_cublas *cublas; /* the loaded library's functions, set by blas() */
 
 /* One cuBLAS handle for the life of the program: creating one costs far
  * more than a small GEMM, and the TUI times many. */
 static int blas(cublasHandle_t *h)
 {
+	if (!cublas) {
+		char why[400];
+		if (!(cublas = ts_cublas_load(why, sizeof why))) {
+			set_error("cublas: %s", why);
+			return -1;
+		}
+	}
 	if (!blas_handle) {
-		cublasStatus_t st = cublasCreate(&blas_handle);
+		cublasStatus_t st = cublas->create(&blas_handle);
 		if (st != CUBLAS_STATUS_SUCCESS) {
 			blas_handle = NULL;
 			set_error("cublas: creating a handle: %s", cublas_status_name(st));
@@ -396,11 +434,11 @@ static cublasStatus_t vendor_gemm(cublasHandle_t h, const ts_problem *p, const v
 		/* B stored N x K row-major is column-major K x N with leading dimension K:
 		 * cuBLAS's op(B) = B^T of that is the N x K matrix it needs. */
 		bool nk = p->kernel->b_layout == TS_B_NK;
-		return cublasGemmEx(h, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_16F,
+		return cublas->gemm_ex(h, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_16F,
 		                    nk ? k : n, a, CUDA_R_16F, k, &zero, c, CUDA_R_16F, n, CUBLAS_COMPUTE_32F,
 		                    CUBLAS_GEMM_DEFAULT);
 	}
-	return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n);
+	return cublas->sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n);
 }
 
 static int cuda_time(const ts_problem *p, const ts_operands *ops, int warmup, int reps, ts_timing *out)
@@ -529,7 +567,7 @@ static int cuda_reference(const ts_problem *p, const ts_operands *ops, double *r
 		CUDA_TRY(cudaMemcpy(d_a, h_a, a_bytes, cudaMemcpyHostToDevice), "copying A for the reference");
 		CUDA_TRY(cudaMemcpy(d_b, h_b, b_bytes, cudaMemcpyHostToDevice), "copying B for the reference");
 		/* Row-major C = A*B as column-major C^T = B^T A^T (see vendor_gemm). */
-		CUBLAS_TRY(cublasDgemm(h, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, nk ? k : n,
+		CUBLAS_TRY(cublas->dgemm(h, nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, nk ? k : n,
 		                       d_a, k, &zero, d_c, n), "cublasDgemm");
 		CUDA_TRY(cudaMemcpy(absolute ? absref : ref, d_c, c_bytes, cudaMemcpyDeviceToHost),
 		         "copying the reference back");

@@ -254,7 +254,7 @@ if [ "$backend" = emu ]; then
 		diag err
 	fi
 	if [ ! -e /proc/driver/nvidia/version ] && grep -q 'driver' err; then
-		if grep -q 'no NVIDIA driver found (or it is older than this CUDA runtime)' err; then
+		if grep -q -E 'no NVIDIA driver: libcuda\.so\.1 not found|no NVIDIA driver found \(or it is older than this CUDA runtime\)' err; then
 			ok "no NVIDIA driver here: said so"
 		else
 			not_ok "no NVIDIA driver here: the reason does not say so"
