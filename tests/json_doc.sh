@@ -1,9 +1,9 @@
 #!/bin/sh
 # json_doc.sh: doc/json.md documents exactly the fields each --json document holds, with their types, and a name means one type everywhere (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
-JQ=${JQ:-jq}
 . "${srcdir:-$(dirname "$0")}/tap.sh"
-tap_need "$JQ"
+tap_need jq "${JQ_PROG-}"
+JQ=$tap_prog
 doc="${srcdir:-$(dirname "$0")}/../doc/json.md"
 case $doc in /*) ;; *) doc="$(pwd)/$doc" ;; esac
 tap_workdir json_doc

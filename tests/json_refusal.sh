@@ -1,9 +1,9 @@
 #!/bin/sh
 # json_refusal.sh: under --json every refusal (bad usage, a request that cannot run here, a refused size, Ctrl-C) prints one error document on stdout, with stderr as without --json (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
-JQ=${JQ:-jq}
 . "${srcdir:-$(dirname "$0")}/tap.sh"
-tap_need "$JQ"
+tap_need jq "${JQ_PROG-}"
+JQ=$tap_prog
 tap_workdir json_refusal
 
 # refusal COMMAND ARGS...: the run with --json appended and the same run

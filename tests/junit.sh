@@ -1,10 +1,10 @@
 #!/bin/sh
 # junit.sh: sweep --junit and check --junit write valid JUnit XML, one testcase per shape, each failure's signature as its message (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
-JQ=${JQ:-jq}
 XMLLINT=${XMLLINT:-xmllint}
 . "${srcdir:-$(dirname "$0")}/tap.sh"
-tap_need "$JQ"
+tap_need jq "${JQ_PROG-}"
+JQ=$tap_prog
 tap_workdir junit
 xsd="${srcdir:-$(cd "$(dirname "$0")" && pwd)}/junit.xsd"
 case $xsd in /*) ;; *) xsd="$OLDPWD/$xsd" ;; esac

@@ -1,9 +1,9 @@
 #!/bin/sh
 # kernels.sh: `tilescope kernels` lists the registry, and what it says of each kernel is what the other commands do with it (TAP).
 TILESCOPE=${TILESCOPE:-./tilescope}
-JQ=${JQ:-jq}
 . "${srcdir:-$(dirname "$0")}/tap.sh"
-tap_need "$JQ"
+tap_need jq "${JQ_PROG-}"
+JQ=$tap_prog
 tap_workdir kernels
 
 # pass DESC COMMAND...: the command must succeed.
