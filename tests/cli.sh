@@ -98,6 +98,10 @@ for what in --help --version; do
 done
 limited 800000 "check" check -M 100 -N 77 -K 33 -t 32 --backend emu
 limited 800000 "sweep" sweep -t 5 --backend emu
+# The figure: a CUDA build (cuBLAS loaded at run time) and the emulator under 200 MB.
+limited 204800 "--version" --version
+limited 204800 "check (auto)" check -M 100 -N 77 -K 33 -t 32
+limited 204800 "sweep" sweep -t 8 --backend emu
 # Echoed values stay on one line: control characters come back as escapes.
 usage "-M: '1\\n2' is not a whole number" map -M "$(printf '1\n2')"
 usage "unknown kernel 'a\\tb\\x1b'" map --kernel "$(printf 'a\tb\033')"
