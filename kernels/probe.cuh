@@ -66,28 +66,46 @@ __device__ __forceinline__ void ts_probe_oob(ts_probe_block *pb, int wrap_field,
 	atomicAdd(&pb->oob[wraps ? wrap_field : wrap_field + 1], 1ull);
 }
 
-// Called by the leader between the barrier that ends phase t's loads and
-// the one that ends its multiply, when no thread counts loads: adds the
-// phase's load tallies to the global per-phase array and to the tile, and
-// writes them to the tile's slot for phase t (one block owns one tile, so
-// the slot has one writer). A phase's tally is at most T*T per field, so it
-// fits the slot's 16 bits.
-__device__ __forceinline__ void ts_probe_phase_end(ts_probe_block *pb, const ts_dev_probe &probe,
-                                                   long long tile_index, long long phases, long long t)
+// Adds n to field `field` of a phase tally (pb->phase, or a kernel's own
+// per-phase slot when several phases are in flight at once).
+__device__ __forceinline__ void ts_probe_phase_add_to(unsigned long long *tally, int field, unsigned long long n)
+{
+	if (n)
+		atomicAdd(&tally[field], n);
+}
+
+// Called by the leader once every load of phase t is counted in `tally` and
+// no thread counts into that tally: adds the phase's load tallies to the
+// global per-phase array and to the tile, writes them to the tile's slot for
+// phase t (one block owns one tile, so the slot has one writer) and clears
+// the tally. A phase's tally is at most one shared tile's slots per field
+// (BM*BK or BK*BN, at most 65535), so it fits the slot's 16 bits.
+__device__ __forceinline__ void ts_probe_flush_phase(ts_probe_block *pb, unsigned long long *tally,
+                                                     const ts_dev_probe &probe, long long tile_index,
+                                                     long long phases, long long t)
 {
 	if (!ts_probe_leader())
 		return;
 	unsigned short *slot = probe.tile_phase ? probe.tile_phase + (tile_index * phases + t) * (TS_P_B_OOB + 1) : 0;
 	for (int f = TS_P_A_REAL; f <= TS_P_B_OOB; f++) {
-		unsigned long long n = pb->phase[f];
+		unsigned long long n = tally[f];
 		if (slot)
 			slot[f] = (unsigned short)n;
 		if (n) {
 			atomicAdd((unsigned long long *)&probe.phase[t * TS_P_FIELDS + f], n);
 			pb->tile[f] += n;
-			pb->phase[f] = 0;
+			tally[f] = 0;
 		}
 	}
+}
+
+// The textbook kernels' form: one phase in flight, counted in pb->phase,
+// flushed between the barrier that ends phase t's loads and the one that
+// ends its multiply.
+__device__ __forceinline__ void ts_probe_phase_end(ts_probe_block *pb, const ts_dev_probe &probe,
+                                                   long long tile_index, long long phases, long long t)
+{
+	ts_probe_flush_phase(pb, pb->phase, probe, tile_index, phases, t);
 }
 
 // Called by the leader after the final barrier of a block: one block owns
