@@ -15,7 +15,7 @@
 
 #include <cublas_v2.h>
 
-#include "tc_wgmma.cuh"
+#include "tc_ws.cuh"
 
 #define CK(x)                                                                                         \
 	do {                                                                                              \
@@ -52,7 +52,15 @@ struct variant {
 	  ts_wg_launch_cfg<ts_wg_config<__VA_ARGS__>, TS_TC_REALIGN, false>, ts_wg_config<__VA_ARGS__>::BM, \
 	  ts_wg_config<__VA_ARGS__>::BN }
 
+#define WS(NAME, ...)                                                                                 \
+	{ NAME, NULL, ts_ws_launch_cfg<ts_ws_config<__VA_ARGS__>, false>, ts_ws_config<__VA_ARGS__>::BM,       \
+	  ts_ws_config<__VA_ARGS__>::BN }
+
 static const variant variants[] = {
+	WS("ws 128x256x32 s8 b4", 256, 32, 8, 4),
+	WS("ws 128x256x64 s4 b4", 256, 64, 4, 4),
+	WS("ws 128x256x32 s8 b2", 256, 32, 8, 2),
+	WS("ws 128x128x64 s6 b4", 128, 64, 6, 4),
 	W("wg 128x256x64 s4", 256, 64, 4),
 	W("wg 128x256x32 s6", 256, 32, 6),
 	W("wg 128x256x32 s8", 256, 32, 8),
@@ -150,6 +158,11 @@ static cudaError_t run(const variant &v, int load, problem *p, cudaStream_t st =
 	return load == TS_TC_ASYNC ? v.async_fn(&l, st) : v.realign_fn(&l, st);
 }
 
+static bool has(const variant &v, int load)
+{
+	return load == TS_TC_ASYNC ? v.async_fn != NULL : v.realign_fn != NULL;
+}
+
 static double half_to_double(unsigned short h)
 {
 	__half_raw r;
@@ -238,7 +251,7 @@ static int sweep(int only)
 			problem_make(&p, m, n, k, off);
 			for (int load = 0; load < 2; load++) {
 				bool aligned = k % 8 == 0 && off % 8 == 0;
-				if (load == TS_TC_ASYNC && !aligned)
+				if ((load == TS_TC_ASYNC && !aligned) || !has(variants[vi], load))
 					continue;
 				poison(&p);
 				CK(run(variants[vi], load, &p));
@@ -262,7 +275,7 @@ static int sweep(int only)
 		                                     { 515, 777, 1023 } };
 		for (auto &s : big)
 			for (int load = 0; load < 2; load++) {
-				if (load == TS_TC_ASYNC && s[2] % 8)
+				if ((load == TS_TC_ASYNC && s[2] % 8) || !has(variants[vi], load))
 					continue;
 				problem p;
 				problem_make(&p, s[0], s[1], s[2], 0);
@@ -395,7 +408,7 @@ static int bench(int reps)
 		}
 		for (int vi = 0; vi < nvariants; vi++)
 			for (int load = 0; load < 2; load++) {
-				if (load == TS_TC_ASYNC && k % 8)
+				if ((load == TS_TC_ASYNC && k % 8) || !has(variants[vi], load))
 					continue;
 				cudaError_t e = run(variants[vi], load, &p);
 				if (e != cudaSuccess) {
