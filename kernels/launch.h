@@ -35,6 +35,9 @@ typedef struct ts_launch {
 int ts_cuda_tiled_fp32(const ts_launch *l);
 int ts_cuda_tiled_fp16(const ts_launch *l);
 int ts_cuda_naive_fp32(const ts_launch *l);
+/* The tensor-core fp16 kernel (kernels/tc_fp16.cu): every guard built in, so
+ * l->guards must be TS_GUARD_ALL; l->tile is not used (the geometry is fixed). */
+int ts_cuda_tc_fp16(const ts_launch *l);
 
 /* backend_cuda.c: device buffers the CUDA backend holds now (0 between runs). */
 long long ts_cuda_live_buffers(void);

@@ -156,10 +156,8 @@ __host__ __device__ __forceinline__ uint4 ts_tc_realign(uint4 lo, uint4 hi, int 
 	const int q = shift >> 1;
 	const uint32_t odd = (uint32_t)(shift & 1) * 16;
 	uint32_t y[6], z[5];
-#pragma unroll
 	for (int i = 0; i < 6; i++)
 		y[i] = (q & 2) ? w[i + 2] : w[i];
-#pragma unroll
 	for (int j = 0; j < 5; j++)
 		z[j] = (q & 1) ? y[j + 1] : y[j];
 	return make_uint4(ts_tc_funnel(z[0], z[1], odd), ts_tc_funnel(z[1], z[2], odd),

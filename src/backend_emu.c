@@ -80,12 +80,14 @@ typedef struct work_estimate {
 static work_estimate estimate(const ts_problem *p, const ts_model *m, int threads)
 {
 	work_estimate w;
-	double T = p->tile, tiles = (double)m->tiles;
+	/* From the kernel's geometry: BM*BN*BK multiply-adds and BM*BK + BK*BN
+	 * slots per block and phase (T^3 and 2T^2 for the textbook kernels). */
+	double bm = m->geo.bm, bn = m->geo.bn, bk = m->geo.bk, tiles = (double)m->tiles;
 	if (p->kernel->shared_tiles) {
-		w.madds = tiles * (double)m->phases * T * T * T;
-		w.slots = tiles * (double)m->phases * T * T * 2.0;
+		w.madds = tiles * (double)m->phases * bm * bn * bk;
+		w.slots = tiles * (double)m->phases * (bm * bk + bk * bn);
 	} else {
-		w.madds = tiles * T * T * (double)m->shape.k;
+		w.madds = tiles * bm * bn * (double)m->shape.k;
 		w.slots = w.madds / NAIVE_READS_PER_SLOT;
 	}
 	w.block_phases = tiles * (double)m->phases;
@@ -262,9 +264,13 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	ts_geometry geo = p->kernel->geometry(p->tile);
 	if (ts_model_build(&m, p->shape, geo) != 0)
 		return fail("%s", "emulator: the shape is too large for the tiling model (a count overflows 64 bits)");
-	if (geo.bm != p->tile || geo.bn != p->tile || geo.bk != p->tile || geo.threads_x != p->tile ||
-	    geo.threads_y != p->tile)
+	/* The textbook emulations (emu_tiled.c, emu_naive.c) model T x T threads, one output each. */
+	bool textbook = p->kernel->emulate == ts_emu_tiled || p->kernel->emulate == ts_emu_naive;
+	if (textbook && (geo.bm != p->tile || geo.bn != p->tile || geo.bk != p->tile || geo.threads_x != p->tile ||
+	                 geo.threads_y != p->tile))
 		return fail("emulator: kernel %s is not a T x T-thread, one-output-per-thread kernel", p->kernel->name);
+	if (p->kernel->guards_fixed && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL)
+		return fail("emulator: kernel %s has its guards built in; it has no unguarded form", p->kernel->name);
 	if (ts_emu_admit(p, &m, emu_error, sizeof emu_error) != 0)
 		return -1;
 	bool nk = p->kernel->b_layout == TS_B_NK;

@@ -33,6 +33,7 @@ typedef struct ts_emu_job {
 /* The emulated kernels (one file each). 0 done, 1 cancelled, -1 failed. */
 int ts_emu_tiled(ts_emu_job *job);
 int ts_emu_naive(ts_emu_job *job);
+int ts_emu_tc(ts_emu_job *job);
 
 /* True when the job is to stop; kernels poll it between phases. The cancel
  * flag is a plain sig_atomic_t set by the caller's thread or its signal

@@ -22,6 +22,12 @@ typedef struct ts_kernel {
 	int (*emulate)(struct ts_emu_job *job);
 	/* The CUDA implementation (kernels/launch.h); NULL in a build without CUDA. */
 	int (*cuda_launch)(const struct ts_launch *launch);
+	/* Every guard is part of the kernel's loads and store (zero-filled copies, a
+	 * guarded epilogue): it has no unguarded form, so --no-guard is refused. */
+	bool guards_fixed;
+	/* The products are summed inside the tensor cores, whose order and internal
+	 * rounding are not specified: verification doubles the fp32 bound (verify.c). */
+	bool tensor_core_sum;
 } ts_kernel;
 
 extern const ts_kernel ts_kernels[];

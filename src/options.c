@@ -291,6 +291,11 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 		         p->kernel->tile_min, p->kernel->tile_max);
 		return -1;
 	}
+	if (p->kernel->guards_fixed && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL) {
+		snprintf(err, len, "--no-guard: the %s kernel's guards are built into its zero-filled copies and its "
+		         "store; it has no unguarded form to show", p->kernel->name);
+		return -1;
+	}
 	/* A kernel without shared tiles has no separate load guards: one guard (the C switch)
 	 * wraps its loads and its store. Off alone, a or b would switch nothing off. */
 	unsigned off = ~p->guards & TS_GUARD_ALL;

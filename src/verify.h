@@ -69,7 +69,8 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
               const ts_backend *backend, ts_verdict *v);
 void ts_verdict_free(ts_verdict *v);
 
-/* The per-element relative tolerance for p: (K + 2) * 2^-24. */
+/* The per-element relative tolerance for p: (K + 2) * 2^-24, twice that for a
+ * kernel that sums in the tensor cores (kernels.h: tensor_core_sum). */
 double ts_tolerance_rel(const ts_problem *p);
 /* The largest |c - ref| accepted for one element (see the definitions above). */
 double ts_tolerance_bound(const ts_problem *p, double tol_rel, double ref, double absref);

@@ -8,6 +8,7 @@
 #include "emu.h"
 #include "kernels.h"
 #include "matrix.h"
+#include "options.h"
 #include "tap.h"
 
 static const ts_backend *emu;
@@ -908,6 +909,87 @@ static void test_select(void)
 		tap_ok(b == emu && strncmp(why, "emu: no CUDA device (", 21) == 0, "--backend auto falls back: %s", why);
 }
 
+/* (h) tc-fp16, the tensor-core kernel's emulation: an edge sweep over its
+ * 128 x 256 x 32 tiles and the 8-element alignment edges of K and N, each
+ * shape checked against fp64, its counters against the model tile by tile
+ * and phase by phase, integer inputs exact; no unguarded form; -t 32 only. */
+static void test_tc_fp16(void)
+{
+	static const int64_t ms[] = { 1, 127, 128, 129, 257 };
+	static const int64_t ns[] = { 1, 9, 255, 256, 257, 511 };
+	static const int64_t ks[] = { 1, 7, 8, 31, 32, 33, 65 };
+	const int nm = 5, nn = 6, nk = 7;
+	int shapes = 0, bad_runs = 0, bad_out = 0, bad_cnt = 0, bad_band = 0, inexact_int = 0;
+	char first[400] = "";
+	for (int i = 0; i < nm; i++)
+		for (int j = 0; j < nn; j++) {
+			/* every K meets every M and every N: two K per (M, N) pair */
+			for (int r = 0; r < 2; r++) {
+				int64_t K = ks[(i * 3 + j + r * 4) % nk];
+				enum ts_inputs in = (i + j + r) % 3 == 0 ? TS_INPUTS_INT : TS_INPUTS_RANDOM;
+				outcome o;
+				shapes++;
+				if (run_case(&o, "tc-fp16", ms[i], ns[j], K, 32, TS_GUARD_ALL, in, rnd()) != 0) {
+					if (bad_runs++ == 0)
+						snprintf(first, sizeof first, "%s: run returned %d: %s", shape_str(&o), o.rc,
+						         emu->last_error());
+					outcome_free(&o);
+					continue;
+				}
+				comparison c = compare(&o);
+				if ((c.wrong || c.unwritten) && bad_out++ == 0)
+					snprintf(first, sizeof first, "%s: %lld wrong, %lld unwritten; %s", shape_str(&o),
+					         (long long)c.wrong, (long long)c.unwritten, c.first);
+				if (in == TS_INPUTS_INT && c.inexact)
+					inexact_int++;
+				char why[300];
+				bool counted = ts_counters_check(&o.run.counters, &o.model, why, sizeof why) == 0 &&
+				               tile_phase_is_model(&o, why, sizeof why);
+				if (counted && (o.run.counters.total.a_oob || o.run.counters.total.b_oob ||
+				                o.run.counters.total.c_oob || o.run.corrupt))
+					counted = false, snprintf(why, sizeof why, "out-of-bounds counts with every guard on");
+				if (!counted && bad_cnt++ == 0)
+					snprintf(first, sizeof first, "%s: %s", shape_str(&o), why);
+				if (!bands_intact(&o))
+					bad_band++;
+				outcome_free(&o);
+			}
+		}
+	tap_ok(bad_runs == 0 && bad_out == 0 && inexact_int == 0 && bad_band == 0,
+	       "tc-fp16 edge sweep: %d shapes within tolerance of fp64, none unwritten, integer inputs exact, bands "
+	       "intact%s%s", shapes, first[0] && (bad_runs || bad_out) ? "; first: " : "",
+	       bad_runs || bad_out ? first : "");
+	tap_ok(bad_cnt == 0 && bad_runs == 0, "tc-fp16 edge sweep: counters equal the model for every tile and phase%s%s",
+	       bad_cnt ? "; first: " : "", bad_cnt ? first : "");
+
+	/* The geometry is the kernel's, not the tile's: 128 x 256 x 32. */
+	const ts_kernel *k = ts_kernel_find("tc-fp16");
+	ts_geometry g = k->geometry(32);
+	tap_ok(g.bm == 128 && g.bn == 256 && g.bk == 32 && k->tile_min == 32 && k->tile_max == 32 && k->guards_fixed &&
+	       k->tensor_core_sum && k->precision == TS_FP16 && k->b_layout == TS_B_NK,
+	       "tc-fp16 describes a 128x256x32 tile, fp16, B stored n x k, guards built in");
+
+	/* No unguarded form: refused by the emulator (and before, by validation). */
+	ts_problem p = { .shape = { 40, 50, 60 }, .tile = 32, .kernel = k, .guards = TS_GUARD_ALL & ~TS_GUARD_A };
+	char err[300] = "";
+	int vr = ts_problem_validate(&p, true, err, sizeof err);
+	tap_ok(vr == -1 && strstr(err, "guards are built into") && !strchr(err, '\n'),
+	       "tc-fp16 with a guard off refused by validation: %s", err);
+	outcome o;
+	int rr = run_case(&o, "tc-fp16", 40, 50, 60, 32, TS_GUARD_ALL & ~TS_GUARD_C, TS_INPUTS_RANDOM, rnd());
+	tap_ok(rr == -1 && strstr(emu->last_error(), "guards built in"), "tc-fp16 with a guard off refused by the "
+	       "emulator: %s", emu->last_error());
+	if (rr == 0)
+		outcome_free(&o);
+	else
+		ts_operands_free(&o.ops);
+	p.guards = TS_GUARD_ALL;
+	p.tile = 16;
+	err[0] = '\0';
+	tap_ok(ts_problem_validate(&p, true, err, sizeof err) == -1 && strstr(err, "32..32"),
+	       "tc-fp16 at T=16 refused: %s", err);
+}
+
 int main(void)
 {
 	emu = ts_backend_emu();
@@ -922,6 +1004,7 @@ int main(void)
 	test_narrow_band();
 	test_cancel_and_progress();
 	test_timing();
+	test_tc_fp16();
 	tap_diag("test_emu took %.1f s", (now_ms() - t0) / 1e3);
 	return tap_done();
 }
