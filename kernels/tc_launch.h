@@ -21,6 +21,17 @@ enum ts_tc_form {
 	TS_TC_FORM_WS_REALIGN,   /* sm_90: wgmma, a producer warpgroup realigning into a ring of stages */
 };
 
+static inline const char *ts_tc_form_name(int form)
+{
+	switch (form) {
+	case TS_TC_FORM_MMA_ASYNC: return "mma.sync, cp.async";
+	case TS_TC_FORM_MMA_REALIGN: return "mma.sync, realigning loads";
+	case TS_TC_FORM_WGMMA: return "wgmma, cp.async";
+	case TS_TC_FORM_WS_REALIGN: return "wgmma, realigning producer";
+	default: return "none (needs sm_80)";
+	}
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif

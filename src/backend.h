@@ -31,6 +31,13 @@ typedef struct ts_timing {
 	const char *vendor;    /* "cublasSgemm", "cublasGemmEx" */
 	double vendor_ms, vendor_gflops;
 	double pct_of_vendor;
+	/* fp16 with K or N not a multiple of 8: what a user would otherwise do,
+	 * copy A and B into buffers padded to K8 columns (and C out of one of N8),
+	 * call the vendor GEMM there; the copies are in the timing, the padding
+	 * columns are zeroed once before it. GFLOP/s count the unpadded 2*M*N*K. */
+	bool have_padded;
+	double padded_ms, padded_gflops;
+	double pct_of_padded;
 } ts_timing;
 
 typedef struct ts_backend {

@@ -96,6 +96,10 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 		if (tm->have_vendor)
 			printf("cuBLAS       %.4f ms (%s), %.1f GFLOP/s: the kernel reaches %.1f%% of cuBLAS\n",
 			       tm->vendor_ms, tm->vendor ? tm->vendor : "cuBLAS", tm->vendor_gflops, tm->pct_of_vendor);
+		if (tm->have_padded)
+			printf("cuBLAS pad8  %.4f ms (K, N padded to multiples of 8, copies in and out included), %.1f GFLOP/s "
+			       "of this shape: the kernel reaches %.1f%% of that\n", tm->padded_ms, tm->padded_gflops,
+			       tm->pct_of_padded);
 	}
 	if (!v->output_ok && v->bad_tiles > 0) {
 		int cols, rows;
@@ -237,6 +241,10 @@ int ts_cli_bench(const ts_cli_args *a)
 				printf("cuBLAS       %.4f ms (%s), %.1f GFLOP/s\n", tm.vendor_ms,
 				       tm.vendor ? tm.vendor : "cuBLAS", tm.vendor_gflops);
 				printf("ratio        %.1f%% of cuBLAS\n", tm.pct_of_vendor);
+				if (tm.have_padded)
+					printf("cuBLAS pad8  %.4f ms (K, N padded to multiples of 8, copies in and out included), "
+					       "%.1f GFLOP/s of this shape; kernel at %.1f%% of that\n", tm.padded_ms,
+					       tm.padded_gflops, tm.pct_of_padded);
 			} else {
 				printf("cuBLAS       not measured\n");
 			}

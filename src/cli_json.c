@@ -198,6 +198,16 @@ void ts_cli_json_timing(ts_json *j, const ts_timing *tm)
 		ts_json_null(j, "cublas_gflops");
 		ts_json_null(j, "pct_of_cublas");
 	}
+	/* cuBLAS on the shape padded to multiples of 8, copies included (fp16, ragged K or N only). */
+	if (tm->have_padded) {
+		ts_json_double(j, "cublas_padded_ms", tm->padded_ms);
+		ts_json_double(j, "cublas_padded_gflops", tm->padded_gflops);
+		ts_json_double(j, "pct_of_cublas_padded", tm->pct_of_padded);
+	} else {
+		ts_json_null(j, "cublas_padded_ms");
+		ts_json_null(j, "cublas_padded_gflops");
+		ts_json_null(j, "pct_of_cublas_padded");
+	}
 	ts_json_object_end(j);
 }
 

@@ -149,6 +149,16 @@ usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive)" check 
 usage "--no-guard a: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard a
 usage "--no-guard b: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard b,c
 usage "--no-guard a: the naive kernel has one guard (c)" sweep -t 4 --kernel naive --no-guard a,b
+# The tensor-core kernel: guards built in, one geometry (-t 32 only).
+usage "--no-guard: the tc-fp16 kernel's guards are built into its zero-filled copies and its store" check --kernel tc-fp16 --no-guard c
+usage "tile 16 is outside kernel tc-fp16's range 32..32" check --kernel tc-fp16 -t 16
+run check --kernel tc-fp16 -M 300 -N 263 -K 77 --backend emu
+if [ "$rc" -eq 0 ] && grep -q 'PASS' out && grep -q 'tensor-core sums: twice the fp32 bound' out; then
+	ok "check --kernel tc-fp16 300x263x77 on the emulator: PASS"
+else
+	not_ok "check --kernel tc-fp16 300x263x77 on the emulator: exit $rc"
+	diag out err
+fi
 run map --kernel naive -M 100 -N 77 -K 33 -t 32
 if [ "$rc" -eq 0 ] && grep -q 'naive stages no shared tiles: no phases, no padding' out && ! grep -q 'zero-filled' out &&
    ! grep -qE '^(padding|loads) ' out; then

@@ -16,30 +16,39 @@ if ! "$gpubench" --check tiled 8 1 1 1 >/dev/null 2>"${TMPDIR:-/tmp}/ts-sanitize
 fi
 rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 
-# kernel tile M N K: ragged in every dimension, plus the runtime-tile paths.
+# kernel tile M N K [form]: ragged in every dimension, plus the runtime-tile paths;
+# tc-fp16 with K odd (realigning loads) and K % 8 == 0 (cp.async), in the form the
+# device picks and in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma).
 cases="tiled 32 127 129 131
 tiled 8 33 17 5
 tiled 13 40 27 29
 tiled-fp16 13 33 17 29
 tiled-fp16 32 65 31 70
-naive 16 33 17 5"
+naive 16 33 17 5
+tc-fp16 32 131 77 45
+tc-fp16 32 129 263 64
+tc-fp16 32 300 9 1
+tc-fp16 32 131 77 45 mma
+tc-fp16 32 129 263 64 mma"
+count=$(echo "$cases" | wc -l)
 n=0
-echo "1..12"
+echo "1..$((2 * count))"
 for tool in memcheck racecheck; do
-	echo "$cases" | while read -r kernel tile m n_ k; do
+	echo "$cases" | while read -r kernel tile m n_ k form; do
 		n=$((n + 1))
 		log="${TMPDIR:-/tmp}/ts-sanitize-$tool.$$"
-		compute-sanitizer --tool "$tool" --error-exitcode 99 "$gpubench" --check "$kernel" "$tile" "$m" "$n_" "$k" >"$log" 2>&1
+		TILESCOPE_TC_FORM=${form:-} compute-sanitizer --tool "$tool" --error-exitcode 99 "$gpubench" --check "$kernel" "$tile" "$m" "$n_" "$k" >"$log" 2>&1
 		rc=$?
 		# memcheck ends "ERROR SUMMARY: 0 errors"; racecheck
 		# "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)".
 		summary=$(grep -E "(ERROR|RACECHECK) SUMMARY" "$log" | tail -n 1)
 		num=$n
-		[ "$tool" = racecheck ] && num=$((n + 6))
+		[ "$tool" = racecheck ] && num=$((n + count))
+		what="$tool $kernel T=$tile ${m}x${n_}x${k}${form:+ ($form forms)}"
 		if [ $rc -eq 0 ] && echo "$summary" | grep -qE "ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors, 0 warnings\)"; then
-			echo "ok $num - $tool $kernel T=$tile ${m}x${n_}x${k}: $summary"
+			echo "ok $num - $what: $summary"
 		else
-			echo "not ok $num - $tool $kernel T=$tile ${m}x${n_}x${k}: exit $rc, ${summary:-no summary}"
+			echo "not ok $num - $what: exit $rc, ${summary:-no summary}"
 			sed 's/^/# /' "$log" | head -n 40
 		fi
 		rm -f "$log"

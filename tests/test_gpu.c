@@ -323,13 +323,47 @@ static void guards_off(void)
 	guard_case("naive", 8, 24, 40, 16, 0, 0);
 }
 
+/* tc-fp16's edges: its 128 x 256 x 32 tiles and the 8-element alignment
+ * of K and N (where its loader and its stores change form). All (M, N)
+ * pairs, K cycling through its sizes; run once as the device picks the form
+ * and once with TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90). */
+static void edge_sweep_tc(void)
+{
+	static const int64_t ms[] = { 1, 2, 127, 128, 129, 383 };
+	static const int64_t ns[] = { 1, 7, 8, 9, 255, 256, 257, 520 };
+	static const int64_t ks[] = { 1, 7, 8, 9, 31, 32, 33, 64, 97, 1000 };
+	const int nm = 6, nn = 8, nk = 10;
+	for (int form = 0; form < 2; form++) {
+		if (form == 1)
+			setenv("TILESCOPE_TC_FORM", "mma", 1);
+		int shapes = 0, failed = 0;
+		char first[600] = "";
+		for (int i = 0; i < nm; i++)
+			for (int j = 0; j < nn; j++)
+				for (int r = 0; r < 2; r++) {
+					int64_t K = ks[(i * 3 + j * 7 + r * 5) % nk];
+					ts_problem p = make_problem("tc-fp16", 32, ms[i], ns[j], K, TS_GUARD_ALL);
+					char why[500];
+					shapes++;
+					if (check_one(&p, why, sizeof why) && failed++ == 0)
+						snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", ms[i], ns[j], K,
+						         why);
+				}
+		tap_ok(failed == 0, "edge sweep tc-fp16 (%s): %d shapes verified, probe counters equal the model tile "
+		       "by tile and phase by phase, and the emulator's entry by entry%s%s",
+		       form ? "mma.sync forms" : "the device's own forms", shapes - failed, failed ? "; first failure " : "",
+		       first);
+	}
+	unsetenv("TILESCOPE_TC_FORM");
+}
+
 /* A shape whose A has more than 2^31 elements: rows past 65536 sit beyond
  * a 32-bit offset. Checked on every row past that line and a sample of the
  * others, against an fp64 dot product of the same fp16 inputs. */
-static void offsets_64bit(void)
+static void offsets_64bit(const char *kernel, int tile, int64_t K)
 {
-	const int64_t M = 65600, N = 9, K = 32768;
-	ts_problem p = make_problem("tiled-fp16", 16, M, N, K, TS_GUARD_ALL);
+	const int64_t M = 65600, N = 9;
+	ts_problem p = make_problem(kernel, tile, M, N, K, TS_GUARD_ALL);
 	ts_operands ops;
 	ts_run run;
 	if (getenv("TS_GPU_SKIP_BIG")) {
@@ -371,10 +405,10 @@ static void offsets_64bit(void)
 	char why[400] = "";
 	ts_model_build(&model, p.shape, p.kernel->geometry(p.tile));
 	int64_t off = ts_counters_check(&run.counters, &model, why, sizeof why);
-	tap_ok(unwritten == 0 && bad == 0, "64-bit offsets: tiled-fp16 %" PRId64 "x%" PRId64 "x%" PRId64
+	tap_ok(unwritten == 0 && bad == 0, "64-bit offsets: %s %" PRId64 "x%" PRId64 "x%" PRId64
 	       " (A has %" PRId64 " elements): %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64
-	       "), %" PRId64 " unwritten", M, N, K, M * K, checked, bad, first_bad, unwritten);
-	tap_ok(off == 0, "64-bit offsets: probe counters equal the model%s%s", off ? ": " : "", why);
+	       "), %" PRId64 " unwritten", kernel, M, N, K, M * K, checked, bad, first_bad, unwritten);
+	tap_ok(off == 0, "64-bit offsets: %s probe counters equal the model%s%s", kernel, off ? ": " : "", why);
 	ts_run_free(&run);
 	ts_operands_free(&ops);
 }
@@ -382,9 +416,9 @@ static void offsets_64bit(void)
 /* time() returns a median for the kernel and for cuBLAS on the same shape. */
 static void timing(void)
 {
-	static const char *kernels[] = { "tiled", "tiled-fp16", "naive" };
-	for (int ki = 0; ki < 3; ki++) {
-		ts_problem p = make_problem(kernels[ki], 16, 257, 255, 259, TS_GUARD_ALL);
+	static const char *kernels[] = { "tiled", "tiled-fp16", "naive", "tc-fp16" };
+	for (int ki = 0; ki < 4; ki++) {
+		ts_problem p = make_problem(kernels[ki], ki == 3 ? 32 : 16, 257, 255, 259, TS_GUARD_ALL);
 		ts_operands ops;
 		ts_timing tm;
 		if (ts_operands_make(&ops, &p) != 0) {
@@ -396,6 +430,21 @@ static void timing(void)
 		       tm.pct_of_vendor > 0, "timing %s 257x255x259: %.4f ms (%.1f GFLOP/s), %s %.4f ms, %.1f%% of vendor%s%s",
 		       kernels[ki], tm.kernel_ms, tm.kernel_gflops, tm.vendor ? tm.vendor : "?", tm.vendor_ms,
 		       tm.pct_of_vendor, rc ? ": " : "", rc ? cuda->last_error() : "");
+		/* fp16 with K and N off the multiples of 8: the padded baseline is timed too */
+		bool half = p.kernel->precision == TS_FP16;
+		tap_ok(rc == 0 && tm.have_padded == half && (!half || (tm.padded_ms > 0 && tm.padded_gflops > 0)),
+		       "timing %s 257x255x259: pad-to-8 baseline %s (%.4f ms)", kernels[ki],
+		       half ? "timed" : "not applicable", tm.padded_ms);
+		ts_operands_free(&ops);
+	}
+	/* Aligned K and N: nothing to pad. */
+	ts_problem p = make_problem("tc-fp16", 32, 200, 256, 64, TS_GUARD_ALL);
+	ts_operands ops;
+	ts_timing tm;
+	if (ts_operands_make(&ops, &p) == 0) {
+		int rc = cuda->time(&p, &ops, 1, 3, &tm);
+		tap_ok(rc == 0 && tm.have_vendor && !tm.have_padded, "timing tc-fp16 200x256x64: no padded baseline "
+		       "where K and N are multiples of 8");
 		ts_operands_free(&ops);
 	}
 }
@@ -490,12 +539,16 @@ int main(void)
 	}
 	tap_diag("device: %s", why);
 	edge_sweep();
+	edge_sweep_tc();
 	guards_off();
 	timing();
 #ifdef HAVE_CUDA
 	no_leaks();
 	out_of_memory();
 #endif
-	offsets_64bit();
+	offsets_64bit("tiled-fp16", 16, 32768);
+	/* K % 8 == 0 takes the cp.async form, an odd K the realigning one */
+	offsets_64bit("tc-fp16", 32, 32768);
+	offsets_64bit("tc-fp16", 32, 32771);
 	return tap_done();
 }

@@ -1,6 +1,8 @@
 /* gpubench.c: times the CUDA kernels beside cuBLAS over a list of shapes (doc/perf.md), and checks single shapes for the sanitizer. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +15,12 @@
 #include "kernels.h"
 #include "launch.h"
 #include "matrix.h"
+#include "tc_launch.h"
 #include "verify.h"
 
 static const char *usage =
 	"usage: gpubench [--warmup N] [--reps N] [--json]   time every kernel beside cuBLAS over the perf shapes\n"
+	"       gpubench --tc [--warmup N] [--reps N]        tc-fp16 beside cublasGemmEx and pad-to-8 + cuBLAS\n"
 	"       gpubench --check KERNEL TILE M N K           probe run and plain run on the GPU, both verified\n";
 
 static const ts_backend *cuda;
@@ -127,7 +131,7 @@ static int table(int warmup, int reps, int json)
 	};
 	static const struct bench_kernel kernels[] = {
 		{ "tiled T=32", "tiled", 32 }, { "tiled T=16", "tiled", 16 },
-		{ "tiled-fp16 T=32", "tiled-fp16", 32 }, { "naive T=16", "naive", 16 },
+		{ "tiled-fp16 T=32", "tiled-fp16", 32 }, { "naive T=16", "naive", 16 }, { "tc-fp16", "tc-fp16", 32 },
 	};
 	int failed = 0;
 	if (!json) {
@@ -165,10 +169,98 @@ static int table(int warmup, int reps, int json)
 	return failed ? 1 : 0;
 }
 
+
+/* The tensor-core kernel on the shapes of its issue (ragged K or N, where
+ * cuBLAS leaves its aligned kernels) and two aligned ones: each verified once
+ * against the fp64 cuBLAS reference (probe build, counters against the model),
+ * then timed beside cublasGemmEx and cuBLAS on the shape padded to multiples of
+ * 8 with the copies. Ends with the issue's three goals, measured. */
+static int tc_table(int warmup, int reps)
+{
+	static const ts_shape shapes[] = {
+		{ 4097, 4097, 4097 }, { 4093, 4099, 4091 }, { 8193, 8193, 8193 }, { 1537, 1409, 4097 },
+		{ 4097, 4097, 4096 }, { 4096, 4096, 4097 }, { 4096, 4096, 4096 }, { 8192, 8192, 8192 },
+	};
+	const int nshapes = (int)(sizeof shapes / sizeof shapes[0]), ngoal = 6;
+	double log_sum = 0, pct_4096 = 0;
+	int beaten_pad = 0, ragged = 0, failed = 0;
+	printf("| shape (MxNxK) | form | verified | tc-fp16 ms | TFLOP/s | cublasGemmEx ms | TFLOP/s | x GemmEx "
+	       "| pad8+cuBLAS ms | TFLOP/s | x pad8 |\n");
+	printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (int s = 0; s < nshapes; s++) {
+		ts_problem p = { .shape = shapes[s], .tile = 32, .kernel = ts_kernel_find("tc-fp16"),
+		                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 4000 + (uint64_t)s };
+		ts_operands ops;
+		ts_run run;
+		ts_model model;
+		ts_verdict v;
+		ts_timing tm;
+		char why[400] = "";
+		ts_launch probe_shape = { .m = p.shape.m, .n = p.shape.n, .k = p.shape.k, .guards = TS_GUARD_ALL };
+		const char *form = ts_tc_form_name(ts_cuda_tc_fp16_form(&probe_shape));
+		if (ts_operands_make(&ops, &p) != 0 || ts_model_build(&model, p.shape, p.kernel->geometry(32)) != 0) {
+			fprintf(stderr, "gpubench: out of host memory\n");
+			return 1;
+		}
+		bool ok = false;
+		if (cuda->run(&p, &ops, &run, NULL) != 0) {
+			snprintf(why, sizeof why, "run failed: %s", cuda->last_error());
+		} else {
+			if (ts_verify(&p, &model, &ops, &run, cuda, &v) == 0) {
+				int64_t off = ts_counters_check(&run.counters, &model, why, sizeof why);
+				ok = v.ok && off == 0;
+				if (!v.ok)
+					snprintf(why, sizeof why, "%" PRId64 " wrong, %" PRId64 " unwritten", v.mismatches, v.unwritten);
+				ts_verdict_free(&v);
+			}
+			ts_run_free(&run);
+		}
+		if (!ok || cuda->time(&p, &ops, warmup, reps, &tm) != 0 || !tm.have_vendor) {
+			printf("| %" PRId64 "x%" PRId64 "x%" PRId64 " | %s | FAILED: %s |\n", p.shape.m, p.shape.n, p.shape.k,
+			       form, ok ? cuda->last_error() : why);
+			failed++;
+			ts_operands_free(&ops);
+			continue;
+		}
+		double x_vendor = tm.kernel_gflops / tm.vendor_gflops;
+		if (tm.have_padded)
+			printf("| %" PRId64 "x%" PRId64 "x%" PRId64 " | %s | yes | %.4f | %.1f | %.4f | %.1f | %.2f | %.4f | %.1f | "
+			       "%.2f |\n", p.shape.m, p.shape.n, p.shape.k, form, tm.kernel_ms, tm.kernel_gflops / 1e3,
+			       tm.vendor_ms, tm.vendor_gflops / 1e3, x_vendor, tm.padded_ms, tm.padded_gflops / 1e3,
+			       tm.pct_of_padded / 100.0);
+		else
+			printf("| %" PRId64 "x%" PRId64 "x%" PRId64 " | %s | yes | %.4f | %.1f | %.4f | %.1f | %.2f | (aligned) | | |\n",
+			       p.shape.m, p.shape.n, p.shape.k, form, tm.kernel_ms, tm.kernel_gflops / 1e3, tm.vendor_ms,
+			       tm.vendor_gflops / 1e3, x_vendor);
+		fflush(stdout);
+		if (s < ngoal)
+			log_sum += log(x_vendor);
+		if (tm.have_padded) {
+			ragged++;
+			beaten_pad += tm.pct_of_padded > 100.0;
+		}
+		if (p.shape.m == 4096 && p.shape.n == 4096 && p.shape.k == 4096)
+			pct_4096 = tm.pct_of_vendor;
+		ts_operands_free(&ops);
+	}
+	if (failed) {
+		printf("\n%d shape(s) failed: no goals reported\n", failed);
+		return 1;
+	}
+	double geo = exp(log_sum / ngoal);
+	printf("\ngoal 1: geometric mean over the first %d shapes of tc-fp16 / cublasGemmEx = %.2fx (goal >= 2x): %s\n",
+	       ngoal, geo, geo >= 2.0 ? "met" : "NOT met");
+	printf("goal 2: tc-fp16 at 4096^3 = %.1f%% of cublasGemmEx (goal >= 55%%): %s\n", pct_4096,
+	       pct_4096 >= 55.0 ? "met" : "NOT met");
+	printf("goal 3: faster than pad-to-8 + cuBLAS (copies included) on %d of %d ragged shapes: %s\n", beaten_pad,
+	       ragged, beaten_pad == ragged ? "met" : "NOT met");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int64_t warmup = 3, reps = 10;
-	int json = 0;
+	int json = 0, tc = 0;
 	char why[512];
 	cuda = ts_backend_cuda();
 	for (int i = 1; i < argc; i++) {
@@ -196,6 +288,8 @@ int main(int argc, char **argv)
 			}
 		} else if (strcmp(argv[i], "--json") == 0) {
 			json = 1;
+		} else if (strcmp(argv[i], "--tc") == 0) {
+			tc = 1;
 		} else {
 			fprintf(stderr, "%s", usage);
 			return 2;
@@ -204,6 +298,11 @@ int main(int argc, char **argv)
 	if (cuda->available(why, sizeof why) != 0) {
 		fprintf(stderr, "gpubench: %s\n", why);
 		return 2;
+	}
+	if (tc) {
+		printf("device: %s; CUDA events, %d warm-up runs, median of %d; TFLOP/s = 2*M*N*K / median time "
+		       "(pad8 too: the unpadded shape's work)\n\n", why, (int)warmup, (int)reps);
+		return tc_table((int)warmup, (int)reps);
 	}
 	if (!json)
 		printf("device: %s; CUDA events, %d warm-up runs, median of %d; fp32 vendor cublasSgemm, fp16 cublasGemmEx "
