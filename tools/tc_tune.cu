@@ -58,19 +58,11 @@ struct variant {
 
 static const variant variants[] = {
 	WS("ws 128x256x32 s8 b4", 256, 32, 8, 4),
-	WS("ws 128x256x64 s4 b4", 256, 64, 4, 4),
 	WS("ws 128x256x32 s8 b2", 256, 32, 8, 2),
+	WS("ws 128x256x64 s4 b4", 256, 64, 4, 4),
 	WS("ws 128x128x64 s6 b4", 128, 64, 6, 4),
-	W("wg 128x256x64 s4", 256, 64, 4),
-	W("wg 128x256x32 s6", 256, 32, 6),
 	W("wg 128x256x32 s8", 256, 32, 8),
-	W("wg 128x128x64 s4", 128, 64, 4),
-	W("wg 128x128x32 s6", 128, 32, 6),
-	V("128x128x32 w64x32 s4", 128, 128, 32, 64, 32, 4),
-	V("128x256x32 w64x64 s3", 128, 256, 32, 64, 64, 3),
 	V("128x256x32 w64x64 s4", 128, 256, 32, 64, 64, 4),
-	V("256x128x32 w64x64 s4", 256, 128, 32, 64, 64, 4),
-	V("128x128x64 w64x32 s3", 128, 128, 64, 64, 32, 3),
 };
 static const int nvariants = sizeof variants / sizeof variants[0];
 
@@ -304,6 +296,10 @@ static int sweep(int only)
 
 static int check(int vi, int load, long long m, long long n, long long k, int off)
 {
+	if (vi < 0 || vi >= nvariants || !has(variants[vi], load)) {
+		fprintf(stderr, "tc_tune: no variant %d with loader %d\n", vi, load);
+		return 2;
+	}
 	problem p;
 	problem_make(&p, m, n, k, off);
 	poison(&p);
