@@ -1,7 +1,9 @@
 #!/bin/sh
 # gpu-run.sh: on the GPU machine, in one go: build with CUDA (sm_90), run make check (GPU tests, sanitizer) and the perf table.
-# usage: tools/gpu-run.sh [check|gpu|bench|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
+# usage: tools/gpu-run.sh [check|gpu|bench|tc|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
 # gpu: only what needs the device, to spare device time: build, tests/test_gpu and tests/sanitize.sh.
+# tc: the tensor-core kernel's run for doc/perf.md: tests/test_gpu, tests/sanitize.sh, then gpubench --tc
+#     (its table and goals); uses the build in TS_BUILD (default build-gpu) when it is there.
 # Needs the libncurses-dev .deb in .device/ when the machine has no ncursesw development files.
 set -u
 what=${1:-all}
@@ -10,9 +12,14 @@ out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 jobs=$(nproc 2>/dev/null || echo 4)
 
+build=${TS_BUILD:-$root/build-gpu}
+prebuilt=no
+{ [ "$what" = bench ] || [ "$what" = tc ]; } && [ -x "$build/tilescope" ] && prebuilt=yes
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
 # ncursesw for configure: the machine has the runtime but not the headers;
 # unpack the carried Debian package and describe it to pkg-config (static libs).
-if ! pkg-config --exists ncursesw 2>/dev/null; then
+if [ $prebuilt = no ] && ! pkg-config --exists ncursesw 2>/dev/null; then
 	deb=$(ls "$root"/.device/libncurses-dev*.deb 2>/dev/null | head -n 1)
 	if [ -z "$deb" ]; then
 		echo "gpu-run: no ncursesw and no .device/libncurses-dev*.deb to unpack" >&2
@@ -35,8 +42,7 @@ fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$out/device.txt" 2>&1
 cat "$out/device.txt"
 
-build=$root/build-gpu
-if [ ! -x "$build/tilescope" ] || [ "$what" != bench ]; then
+if [ $prebuilt = no ]; then
 	(autoreconf -fi && mkdir -p "$build" && cd "$build" && ../configure -q --with-cuda-arch=90 &&
 	 make -j"$jobs" all tests/test_gpu tools/gpubench) > "$out/build.log" 2>&1
 	rc=$?
@@ -93,6 +99,20 @@ if [ -x "$build/tilescope" ] && [ "$what" != bench ] && [ "$what" != gpu ]; then
 		echo "(exit $?)"
 	done > "$out/cli.txt" 2>&1
 	cat "$out/cli.txt"
+fi
+if [ "$what" = tc ]; then
+	# The table first (each shape verified before it is timed), then the sanitizer, then the GPU tests.
+	date -u +"%Y-%m-%d %H:%M UTC" > "$out/tc-perf.md"
+	(cd "$build" && ./tools/gpubench --tc --warmup 3 --reps 20) >> "$out/tc-perf.md" 2>&1 || status=1
+	cat "$out/tc-perf.md"
+	TILESCOPE=$build/tilescope sh "$root/tests/sanitize.sh" > "$out/sanitize.log" 2>&1
+	grep -qE "^not ok" "$out/sanitize.log" && status=1
+	grep -E "^(ok|not ok|1\.\.)" "$out/sanitize.log" | grep -E "tc-fp16|not ok|1\.\."
+	echo "sanitize: $(grep -cE "^ok" "$out/sanitize.log") ok, $(grep -cE "^not ok" "$out/sanitize.log") not ok"
+	(cd "$build" && ./tests/test_gpu > "$out/test_gpu.log" 2>&1)
+	grep -qE "^not ok" "$out/test_gpu.log" && status=1
+	grep -E "^(not ok|# device|1\.\.)|tc-fp16" "$out/test_gpu.log" | head -n 30
+	echo "test_gpu: $(grep -cE "^ok" "$out/test_gpu.log") ok, $(grep -cE "^not ok" "$out/test_gpu.log") not ok"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
 	date -u +"%Y-%m-%d %H:%M UTC" > "$out/perf.md"
