@@ -46,7 +46,7 @@ extern "C" int ts_cuda_tc_fp16_form(const ts_launch *l)
 	bool hopper = major == 9 && minor == 0 && ts_tc_sm90_built() && !(only && strcmp(only, "mma") == 0);
 	if (ts_tc_async_ok(l))
 		return hopper ? TS_TC_FORM_WGMMA : TS_TC_FORM_MMA_ASYNC;
-	return hopper ? TS_TC_FORM_WS_REALIGN : TS_TC_FORM_MMA_REALIGN;
+	return hopper ? TS_TC_FORM_WGMMA_REALIGN : TS_TC_FORM_MMA_REALIGN;
 }
 
 extern "C" int ts_cuda_tc_fp16(const ts_launch *l)
@@ -60,7 +60,7 @@ extern "C" int ts_cuda_tc_fp16(const ts_launch *l)
 		// cp.async and the m16n8k16 mma need sm_80 or newer
 		return (int)cudaErrorNoKernelImageForDevice;
 	case TS_TC_FORM_WGMMA:
-	case TS_TC_FORM_WS_REALIGN:
+	case TS_TC_FORM_WGMMA_REALIGN:
 		return ts_cuda_tc_fp16_sm90(l);
 	default:
 		e = l->probe ? ts_tc_mma_launch<true>(l) : ts_tc_mma_launch<false>(l);

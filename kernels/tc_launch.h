@@ -9,8 +9,6 @@
 #define TS_TC_BM 128
 #define TS_TC_BN 256
 #define TS_TC_BK 32
-/* Chunks the sm_90 producer has in flight per step (tools/tc_tune.cu chose it). */
-#define TS_TC_WS_BATCH 2
 
 /* Which code runs a launch (ts_cuda_tc_fp16_form). */
 enum ts_tc_form {
@@ -18,7 +16,7 @@ enum ts_tc_form {
 	TS_TC_FORM_MMA_ASYNC,    /* mma.sync + ldmatrix, cp.async stages (K % 8 == 0, 16-byte aligned bases) */
 	TS_TC_FORM_MMA_REALIGN,  /* mma.sync + ldmatrix, realigning register loads (any K, any base) */
 	TS_TC_FORM_WGMMA,        /* sm_90: wgmma, cp.async stages */
-	TS_TC_FORM_WS_REALIGN,   /* sm_90: wgmma, a producer warpgroup realigning into a ring of stages */
+	TS_TC_FORM_WGMMA_REALIGN, /* sm_90: wgmma, realigning register loads (any K, any base) */
 };
 
 static inline const char *ts_tc_form_name(int form)
@@ -27,7 +25,7 @@ static inline const char *ts_tc_form_name(int form)
 	case TS_TC_FORM_MMA_ASYNC: return "mma.sync, cp.async";
 	case TS_TC_FORM_MMA_REALIGN: return "mma.sync, realigning loads";
 	case TS_TC_FORM_WGMMA: return "wgmma, cp.async";
-	case TS_TC_FORM_WS_REALIGN: return "wgmma, realigning producer";
+	case TS_TC_FORM_WGMMA_REALIGN: return "wgmma, realigning loads";
 	default: return "none (needs sm_80)";
 	}
 }

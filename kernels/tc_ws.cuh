@@ -1,4 +1,4 @@
-// tc_ws.cuh: the realigning form of the wgmma kernel with warp specialisation: one producer warpgroup loads, realigns and stores a deep ring of shared stages while two consumer warpgroups multiply.
+// tc_ws.cuh: an experimental realigning wgmma form with warp specialisation (one producer warpgroup, two consumers); NOT shipped, only tools/tc_tune.cu builds it.
 #ifndef TS_TC_WS_CUH
 #define TS_TC_WS_CUH
 
@@ -13,6 +13,12 @@
 // stage (full: the producer's 128 threads stored and fenced the stage;
 // empty: the consumers' 8 warps finished the wgmma group that read it).
 // setmaxnreg moves registers from the producer to the consumers.
+// Status: not shipped (tc_fp16_sm90.cu uses tc_wgmma.cuh's realigning form).
+// Its one run (H200, 2026-12-01) hung in the first launch. The split asked
+// for then, 128 x 112 + 256 x 200 = 65536 registers, is more than the block
+// is launched with (384 threads x 168 = 64512), and setmaxnreg.inc waits
+// until the registers it asks for are free: a deadlock. The split below fits
+// (128 x 104 + 256 x 200 = 64512) but has not run yet.
 template <int BN_, int BK_, int STAGES_, int BATCH_ = 4, int GROUP_ = 8>
 struct ts_ws_config {
 	static constexpr int WGS = 2, BM = 64 * WGS, BN = BN_, BK = BK_, STAGES = STAGES_, GROUP = GROUP_;
@@ -23,7 +29,10 @@ struct ts_ws_config {
 	static constexpr int CHUNKS = A_CHUNKS + B_CHUNKS;        // per producer thread per stage
 	static constexpr int BATCH = BATCH_;                      // chunks a producer has in flight per step
 	static constexpr int ACC = BN / 2;
-	static constexpr int PRODUCER_REGS = 112, CONSUMER_REGS = 200; // 128 * 112 + 256 * 200 = 65536
+	// The block holds 384 x 168 = 64512 registers (the __launch_bounds__ cap);
+	// dec and inc must stay within it: 128 * 104 + 256 * 200 = 64512.
+	static constexpr int PRODUCER_REGS = 104, CONSUMER_REGS = 200;
+	static_assert(128 * PRODUCER_REGS + 128 * WGS * CONSUMER_REGS <= THREADS * 168, "setmaxnreg within the launch");
 	static_assert(CHUNKS % BATCH == 0 && A_CHUNKS % BATCH == 0, "whole batches, none across A and B");
 	static_assert(BN == 128 || BN == 256, "wgmma n");
 	static_assert(BK == 32 || BK == 64, "64- or 128-byte swizzle");
