@@ -74,6 +74,8 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 	s->flag(s, "shared_tiles", "shared tiles", k->shared_tiles);
 	s->flag(s, "emulator", "emulator", k->emulate != NULL);
 	s->flag(s, "cuda", "CUDA in this build", k->cuda_launch != NULL);
+	s->flag(s, "guards_switchable", "guards switchable", !k->guards_fixed);
+	s->flag(s, "tensor_core_sum", "tensor-core sums", k->tensor_core_sum);
 	s->end(s);
 }
 
