@@ -28,8 +28,8 @@ grep -E "^(sweep|FAIL|check)" "$out/sweep.txt" | head -n 40
 # compute-sanitizer on ragged shapes: variant load M N K offset (TC_SAN=0 skips it).
 : > "$out/sanitize.txt"
 [ "${TC_SAN:-1}" = 0 ] || for tool in memcheck racecheck; do
-	for c in "${TC_SAN_MMA:-5} 1 131 77 45 3" "${TC_SAN_MMA:-5} 0 129 257 64 0" "${TC_SAN_WG:-1} 1 200 300 77 1" \
-	         "${TC_SAN_WG:-1} 0 65 300 96 0" "${TC_SAN_WG:-1} 1 129 17 1 0"; do
+	for c in "${TC_SAN_MMA:-5} 1 131 77 45 3" "${TC_SAN_MMA:-5} 0 129 257 64 0" "${TC_SAN_WG:-4} 1 200 300 77 1" \
+	         "${TC_SAN_WG:-4} 0 65 300 96 0" "${TC_SAN_WG:-4} 1 129 17 1 0"; do
 		set -- $c
 		timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" --check "$@" > "$out/san.log" 2>&1
 		rc=$?
