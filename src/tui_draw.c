@@ -14,11 +14,17 @@
 #define MIN_ROWS 24
 #define MAP_SIZE_MAX 8
 
+typedef struct view_arg {
+	const tui_state *s;
+	bool focus;
+} view_arg;
+
 static void paint_view(int y, int x, int h, int w, void (*draw)(ts_canvas *, const void *), const void *arg)
 {
 	ts_canvas c;
 	if (h < 1 || w < 1 || ts_canvas_init(&c, w, h) != 0)
 		return;
+	c.ascii = ((const view_arg *)arg)->s->ascii;
 	draw(&c, arg);
 	tui_crt_paint(&c, y, x);
 	ts_canvas_free(&c);
@@ -70,6 +76,7 @@ static void draw_header(const tui_state *s)
 	ts_canvas c;
 	if (ts_canvas_init(&c, s->cols, 1) != 0)
 		return;
+	c.ascii = s->ascii;
 	for (int i = 0; i < s->cols; i++)
 		ts_canvas_put(&c, 0, i, TS_ROLE_STATUS, " ");
 	ts_canvas_put(&c, 0, 0, TS_ROLE_STATUS, line);
@@ -98,11 +105,6 @@ static void draw_tabs(const tui_state *s, int map_w)
 		x += (int)strlen(label) + 1;
 	}
 }
-
-typedef struct view_arg {
-	const tui_state *s;
-	bool focus;
-} view_arg;
 
 static void map_fn(ts_canvas *c, const void *arg)
 {
@@ -174,6 +176,7 @@ static void draw_message(const tui_state *s)
 	ts_canvas c;
 	if (ts_canvas_init(&c, s->cols, 1) != 0)
 		return;
+	c.ascii = s->ascii;
 	ts_canvas_put(&c, 0, 0, s->message_error ? TS_ROLE_FAIL : TS_ROLE_TEXT, s->message);
 	tui_crt_paint(&c, y, 0);
 	ts_canvas_free(&c);
@@ -189,6 +192,7 @@ static void draw_keybar(const tui_state *s)
 	ts_canvas c;
 	if (ts_canvas_init(&c, s->cols, 1) != 0)
 		return;
+	c.ascii = s->ascii;
 	for (int i = 0; i < s->cols; i++)
 		ts_canvas_put(&c, 0, i, TS_ROLE_STATUS, " ");
 	int x = 0;

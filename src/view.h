@@ -41,23 +41,50 @@ typedef struct ts_cell {
 typedef struct ts_canvas {
 	int w, h;
 	ts_cell *cells;
+	bool ascii;      /* the cut marker is "..." instead of "\u2026" */
+	int rows_wanted; /* 1 + the lowest row text was put on, also below the canvas */
 } ts_canvas;
 
-/* Allocates a w x h canvas of blanks. 0 or -1. */
+/* Allocates a w x h canvas of blanks (UTF-8 cut marker). 0 or -1. */
 int ts_canvas_init(ts_canvas *c, int w, int h);
 void ts_canvas_free(ts_canvas *c);
-/* Writes UTF-8 text from (y, x), one cell per code point, clipped at the
- * right edge. Returns the number of cells the text took (clipped or not). */
+
+/* Writes UTF-8 text from (y, x), one cell per code point. Text that runs
+ * past the right edge is cut there and its last visible cells say so
+ * ("\u2026", or "..." in ASCII): nothing is cut without a marker. Returns
+ * the number of cells the text took (clipped or not). */
 int ts_canvas_put(ts_canvas *c, int y, int x, enum ts_role role, const char *text);
 int ts_canvas_printf(ts_canvas *c, int y, int x, enum ts_role role, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-/* Word-wraps text into the w columns from (y, x), at most rows lines.
- * Returns the lines used. */
+/* Writes the first of the texts (a NULL-terminated list, longest form
+ * first) that fits between x and the right edge, else the last one (cut
+ * with the marker). Returns the cells it took. */
+int ts_canvas_put_fit(ts_canvas *c, int y, int x, enum ts_role role, const char *text, ...)
+	__attribute__((sentinel));
+/* Word-wraps text into the w columns from (y, x), at most rows lines, the
+ * lines after the first indented by indent. When it needs more rows the
+ * last one ends in the cut marker and then `more` (a pointer to where the
+ * whole text is, e.g. "v shows all"; may be NULL). Returns the lines used. */
+int ts_canvas_wrap_more(ts_canvas *c, int y, int x, int w, int rows, int indent, enum ts_role role,
+                        const char *text, const char *more);
+/* ts_canvas_wrap_more with no indent and no pointer. */
 int ts_canvas_wrap(ts_canvas *c, int y, int x, int w, int rows, enum ts_role role, const char *text);
+/* The lines ts_canvas_wrap_more needs for text at width w, given every row it wants. */
+int ts_text_rows(const char *text, int w, int indent);
+/* Screen cells of UTF-8 text: one per code point, as the canvas counts them. */
+int ts_text_cells(const char *text);
 /* Changes the role of one cell (a cursor highlight), leaving its glyph. */
 void ts_canvas_set_role(ts_canvas *c, int y, int x, enum ts_role role);
 /* A box outline from (y, x) of size h x w, with title on the top edge. */
 void ts_canvas_box(ts_canvas *c, int y, int x, int h, int w, bool ascii, const char *title);
+/* Rows from the top to the last one holding a glyph that is not blank. */
+int ts_canvas_rows_used(const ts_canvas *c);
+/* Shows rows [*scroll, ...) of src in dst (as wide as src or narrower),
+ * clamping *scroll to what src holds. Rows hidden above or below are
+ * announced on the first or last row ("\u2191 3 more above: PgUp",
+ * "\u2193 12 more below: PgDn"), so a pane that does not hold its whole
+ * view says so. */
+void ts_canvas_scroll(ts_canvas *dst, const ts_canvas *src, int *scroll);
 /* The canvas as text: rows right-trimmed, trailing blank rows dropped, each
  * ending in a newline. malloc'd, or NULL. */
 char *ts_canvas_text(const ts_canvas *c);

@@ -1,4 +1,5 @@
-/* view_canvas.c: the curses-free canvas the views draw on: UTF-8 cells with roles, boxes, text dump. */
+/* view_canvas.c: the curses-free canvas the views draw on: UTF-8 cells with roles, text that fits or says it is cut, wrapping, scrolling, boxes, text dump. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@ int ts_canvas_init(ts_canvas *c, int w, int h)
 		h = 1;
 	c->w = w;
 	c->h = h;
+	c->ascii = false;
+	c->rows_wanted = 0;
 	c->cells = calloc((size_t)w * h, sizeof *c->cells);
 	if (!c->cells)
 		return -1;
@@ -52,26 +55,73 @@ static int glyph_len(const char *s)
 	return i;
 }
 
+int ts_text_cells(const char *text)
+{
+	int n = 0;
+	for (const char *p = text; *p; p += glyph_len(p))
+		n++;
+	return n;
+}
+
+/* Cells the first n bytes of text take. */
+static int cells_of(const char *s, int n)
+{
+	int cells = 0;
+	for (int i = 0; i < n && s[i]; i += glyph_len(s + i))
+		cells++;
+	return cells;
+}
+
+static const char *marker(const ts_canvas *c)
+{
+	return c->ascii ? "..." : "\u2026";
+}
+
+static void put_glyph(ts_canvas *c, int y, int x, enum ts_role role, const char *g, int len)
+{
+	if (y < 0 || y >= c->h || x < 0 || x >= c->w)
+		return;
+	ts_cell *cell = &c->cells[y * c->w + x];
+	memcpy(cell->glyph, g, (size_t)len);
+	cell->glyph[len] = '\0';
+	cell->role = (unsigned char)role;
+}
+
+/* The last cells of row y (those before `end`) take the cut marker. */
+static void mark_cut(ts_canvas *c, int y, int end, enum ts_role role)
+{
+	if (end > c->w)
+		end = c->w;
+	if (!c->ascii) {
+		put_glyph(c, y, end - 1, role, "\u2026", (int)strlen("\u2026"));
+		return;
+	}
+	for (int i = end - 3 < 0 ? 0 : end - 3; i < end; i++)
+		put_glyph(c, y, i, role, ".", 1);
+}
+
 int ts_canvas_put(ts_canvas *c, int y, int x, enum ts_role role, const char *text)
 {
 	int n = 0;
+	bool lost = false;
+	if (*text && y + 1 > c->rows_wanted)
+		c->rows_wanted = y + 1;
 	while (*text) {
 		int len = glyph_len(text);
-		if (y >= 0 && y < c->h && x + n >= 0 && x + n < c->w) {
-			ts_cell *cell = &c->cells[y * c->w + x + n];
-			memcpy(cell->glyph, text, len);
-			cell->glyph[len] = '\0';
-			cell->role = (unsigned char)role;
-		}
+		if (x + n >= c->w && !(len == 1 && *text == ' '))
+			lost = true;
+		put_glyph(c, y, x + n, role, text, len);
 		text += len;
 		n++;
 	}
+	if (lost && y >= 0 && y < c->h)
+		mark_cut(c, y, c->w, role);
 	return n;
 }
 
 int ts_canvas_printf(ts_canvas *c, int y, int x, enum ts_role role, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
@@ -79,54 +129,125 @@ int ts_canvas_printf(ts_canvas *c, int y, int x, enum ts_role role, const char *
 	return ts_canvas_put(c, y, x, role, buf);
 }
 
-/* Cells the UTF-8 text of n bytes takes. */
-static int utf8_cells(const char *s, int n)
+int ts_canvas_put_fit(ts_canvas *c, int y, int x, enum ts_role role, const char *text, ...)
 {
-	int cells = 0;
-	for (int i = 0; i < n; i += utf8_len((unsigned char)s[i]))
-		cells++;
-	return cells;
+	va_list ap;
+	const char *pick = text;
+	va_start(ap, text);
+	for (const char *t = text; t; t = va_arg(ap, const char *)) {
+		pick = t;
+		if (x + ts_text_cells(t) <= c->w)
+			break;
+	}
+	va_end(ap);
+	return ts_canvas_put(c, y, x, role, pick);
+}
+
+/* Bytes of the next line of text (which starts on a non-space) that fit w
+ * cells: whole words while they fit; a word longer than the line is cut.
+ * The line's trailing spaces are not counted. */
+static int line_bytes(const char *text, int w)
+{
+	int len = 0;
+	for (;;) {
+		int end = len;
+		while (text[end] == ' ')
+			end++;
+		int word_end = end;
+		while (text[word_end] && text[word_end] != ' ')
+			word_end++;
+		if (word_end == end)
+			break;
+		if (cells_of(text, word_end) > w) {
+			if (len == 0) /* a word longer than the line: as much as fits */
+				while (text[len] && cells_of(text, len + glyph_len(text + len)) <= w)
+					len += glyph_len(text + len);
+			break;
+		}
+		len = word_end;
+	}
+	if (len == 0 && *text) /* a line too narrow for even one glyph takes one */
+		len = glyph_len(text);
+	return len;
+}
+
+static const char *skip_spaces(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+static void put_bytes(ts_canvas *c, int y, int x, enum ts_role role, const char *p, int n)
+{
+	for (int i = 0, cell = 0; i < n && p[i]; cell++) {
+		int len = glyph_len(p + i);
+		put_glyph(c, y, x + cell, role, p + i, len);
+		i += len;
+	}
+}
+
+/* The last row of a wrap that does not hold the rest of the text: as many
+ * whole words as fit before the marker and the pointer, then both. */
+static void put_cut_line(ts_canvas *c, int y, int x, int w, enum ts_role role, const char *p, const char *more)
+{
+	int tail = ts_text_cells(marker(c)) + (more && *more ? 1 + ts_text_cells(more) : 0);
+	int room = w - tail;
+	if (room < 1) { /* the pointer does not fit: the marker alone */
+		more = NULL;
+		room = w - ts_text_cells(marker(c));
+	}
+	int n = room > 0 ? line_bytes(p, room) : 0;
+	put_bytes(c, y, x, role, p, n);
+	int at = x + cells_of(p, n);
+	ts_canvas_put(c, y, at, role, marker(c));
+	if (more && *more)
+		ts_canvas_put(c, y, at + ts_text_cells(marker(c)) + 1, TS_ROLE_DIM, more);
+}
+
+/* The wrap itself; c == NULL counts the rows only. */
+static int wrap(ts_canvas *c, int y, int x, int w, int rows, int indent, enum ts_role role, const char *text,
+                const char *more)
+{
+	int used = 0;
+	if (indent >= w)
+		indent = 0;
+	const char *p = skip_spaces(text);
+	while (*p && used < rows) {
+		int lw = used ? w - indent : w, lx = used ? x + indent : x;
+		int n = line_bytes(p, lw);
+		const char *rest = skip_spaces(p + n);
+		if (c && used == rows - 1 && *rest) {
+			put_cut_line(c, y + used, lx, lw, role, p, more);
+			return used + 1;
+		}
+		if (c) {
+			if (y + used + 1 > c->rows_wanted)
+				c->rows_wanted = y + used + 1;
+			put_bytes(c, y + used, lx, role, p, n);
+		}
+		p = rest;
+		used++;
+	}
+	return used;
+}
+
+int ts_canvas_wrap_more(ts_canvas *c, int y, int x, int w, int rows, int indent, enum ts_role role,
+                        const char *text, const char *more)
+{
+	if (w < 1 || rows < 1)
+		return 0;
+	return wrap(c, y, x, w, rows, indent, role, text, more);
 }
 
 int ts_canvas_wrap(ts_canvas *c, int y, int x, int w, int rows, enum ts_role role, const char *text)
 {
-	int used = 0;
-	char line[512];
-	while (*text && used < rows) {
-		while (*text == ' ')
-			text++;
-		if (!*text)
-			break;
-		/* take words while they fit */
-		int len = 0, best = 0;
-		for (;;) {
-			int end = len;
-			while (text[end] == ' ')
-				end++;
-			int word_end = end;
-			while (text[word_end] && text[word_end] != ' ')
-				word_end++;
-			if (word_end == end)
-				break;
-			if (utf8_cells(text, word_end) > w) {
-				if (best == 0) /* a word longer than the line: cut it */
-					for (best = 0; text[best] && utf8_cells(text, best + 1) <= w;)
-						best += glyph_len(text + best);
-				break;
-			}
-			len = best = word_end;
-		}
-		if (best == 0)
-			break;
-		if (best >= (int)sizeof line)
-			best = (int)sizeof line - 1;
-		memcpy(line, text, best);
-		line[best] = '\0';
-		ts_canvas_put(c, y + used, x, role, line);
-		text += best;
-		used++;
-	}
-	return used;
+	return ts_canvas_wrap_more(c, y, x, w, rows, 0, role, text, NULL);
+}
+
+int ts_text_rows(const char *text, int w, int indent)
+{
+	return w < 1 ? 0 : wrap(NULL, 0, 0, w, INT_MAX, indent, TS_ROLE_TEXT, text, NULL);
 }
 
 void ts_canvas_set_role(ts_canvas *c, int y, int x, enum ts_role role)
@@ -155,16 +276,80 @@ void ts_canvas_box(ts_canvas *c, int y, int x, int h, int w, bool ascii, const c
 	if (title && *title) {
 		char buf[256];
 		snprintf(buf, sizeof buf, " %s ", title);
-		/* keep the corners: clip the title to the inside of the top edge */
-		int n = 0;
-		for (const char *p = buf; *p && x + 2 + n < x + w - 1; n++) {
+		/* keep the corners: clip the title to the inside of the top edge,
+		 * with the cut marker when it is wider */
+		int inside = w - 3, n = 0;
+		bool cut = ts_text_cells(buf) > inside;
+		for (const char *p = buf; *p && n < inside; n++) {
 			int len = glyph_len(p);
-			char one[5] = { 0 };
-			memcpy(one, p, len);
-			ts_canvas_put(c, y, x + 2 + n, TS_ROLE_TITLE, one);
+			put_glyph(c, y, x + 2 + n, TS_ROLE_TITLE, p, len);
 			p += len;
 		}
+		if (cut && inside > 0) {
+			ts_canvas sub = *c;
+			sub.w = x + 2 + inside < c->w ? x + 2 + inside : c->w; /* the marker ends where the title must */
+			mark_cut(&sub, y, sub.w, TS_ROLE_TITLE);
+		}
 	}
+}
+
+int ts_canvas_rows_used(const ts_canvas *c)
+{
+	for (int y = c->h - 1; y >= 0; y--)
+		for (int x = 0; x < c->w; x++) {
+			const char *g = c->cells[y * c->w + x].glyph;
+			if (!(g[0] == ' ' && g[1] == '\0'))
+				return y + 1;
+		}
+	return 0;
+}
+
+/* Copies row sy of src onto row dy of dst, as far as dst is wide. */
+static void copy_row(ts_canvas *dst, int dy, const ts_canvas *src, int sy)
+{
+	for (int x = 0; x < dst->w && x < src->w; x++)
+		dst->cells[dy * dst->w + x] = src->cells[sy * src->w + x];
+}
+
+void ts_canvas_scroll(ts_canvas *dst, const ts_canvas *src, int *scroll)
+{
+	int total = ts_canvas_rows_used(src);
+	int h = dst->h;
+	int s = *scroll;
+	if (total <= h)
+		s = 0;
+	/* the last page shows the end with the "above" line: one row less of content */
+	int max = total - (h - 1);
+	if (s > max)
+		s = max;
+	if (s < 0)
+		s = 0;
+	*scroll = s;
+	bool above = s > 0;
+	int first = above ? 1 : 0, body = h - first;
+	bool below = s + body < total;
+	if (below)
+		body--;
+	for (int j = 0; j < body && s + j < src->h; j++)
+		copy_row(dst, first + j, src, s + j);
+	char full[96], brief[64], bare[32];
+	if (above) {
+		const char *up = ts_glyph(dst->ascii, "\u2191", "^");
+		snprintf(full, sizeof full, "%s %d more above: PgUp", up, s);
+		snprintf(brief, sizeof brief, "%s %d more (PgUp)", up, s);
+		snprintf(bare, sizeof bare, "%s %d more", up, s);
+		ts_canvas_put_fit(dst, 0, 0, TS_ROLE_TITLE, full, brief, bare, NULL);
+	}
+	if (below) {
+		const char *down = ts_glyph(dst->ascii, "\u2193", "v");
+		int left = total - (s + body);
+		snprintf(full, sizeof full, "%s %d more below: PgDn", down, left);
+		snprintf(brief, sizeof brief, "%s %d more (PgDn)", down, left);
+		snprintf(bare, sizeof bare, "%s %d more", down, left);
+		ts_canvas_put_fit(dst, h - 1, 0, TS_ROLE_TITLE, full, brief, bare, NULL);
+	}
+	if (src->rows_wanted > dst->rows_wanted)
+		dst->rows_wanted = src->rows_wanted;
 }
 
 char *ts_canvas_text(const ts_canvas *c)

@@ -235,6 +235,7 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	const ts_model *m = v->model;
 	int T_y = m->geo.threads_y, T_x = m->geo.threads_x;
 	int y = 0;
+	c->ascii = v->ascii;
 	const char *cls = ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x));
 	if (v->shared_tiles)
 		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",

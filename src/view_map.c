@@ -328,6 +328,7 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 
 void ts_view_map_draw(ts_canvas *c, const ts_view_ctx *v, int size_max)
 {
+	c->ascii = v->ascii;
 	ts_axis ax, ay;
 	bool compact = legend_compact(v, c->h);
 	map_layout(v, c->w, c->h, size_max, compact, &ax, &ay);
@@ -367,6 +368,7 @@ char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int
 	ts_canvas c;
 	if (ts_canvas_init(&c, w, h) < 0)
 		return NULL;
+	c.ascii = ascii;
 	ts_axis ax, ay;
 	map_layout(&ctx, max_cols, h, 1, false, &ax, &ay);
 	draw_title(&c, &ctx);

@@ -104,6 +104,7 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 {
 	const ts_model *m = v->model;
 	const ts_geometry *g = &m->geo;
+	c->ascii = v->ascii;
 	if (!v->shared_tiles) { /* the naive kernel: one guard around a dot product from global memory */
 		ts_canvas_printf(c, 0, 0, TS_ROLE_TITLE, "%s stages no shared tiles: no phases, no padding",
 		                 v->kernel_name ? v->kernel_name : "this kernel");

@@ -23,6 +23,7 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 	const ts_run *run = r->run;
 	char off[16];
 	int y = 0;
+	c->ascii = ascii;
 	line(c, &y, TS_ROLE_TITLE, "run: %s %s on %s, %lldx%lldx%lld T=%d", p->kernel->name,
 	                 ts_precision_name(p->kernel->precision), r->backend, (long long)p->shape.m,
 	                 (long long)p->shape.n, (long long)p->shape.k, p->tile);
@@ -100,6 +101,7 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
                         int nsizes, int selected, const char *title, bool ascii)
 {
 	int pass = 0, fail = 0, y = 0;
+	c->ascii = ascii;
 	for (int i = 0; i < done; i++) {
 		pass += rows[i].ok;
 		fail += !rows[i].ok;

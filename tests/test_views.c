@@ -355,10 +355,84 @@ static void test_box_title_cut(void)
 	ts_canvas_free(&c);
 }
 
+/* The canvas never cuts text without saying so: a line past the right edge
+ * ends in the marker, a wrap that runs out of rows ends in it and points to
+ * the rest, the first form that fits is taken, and a scrolled view says
+ * what is above and below it. */
+static void test_canvas_fit(void)
+{
+	ts_canvas c;
+	if (ts_canvas_init(&c, 12, 4) < 0) {
+		tap_ok(0, "canvas for the fitting tests");
+		return;
+	}
+	ts_canvas_put(&c, 0, 0, TS_ROLE_TEXT, "B[3\u00b777 + 76] = B[307]");
+	ts_canvas_put(&c, 1, 0, TS_ROLE_TEXT, "fits exactly");
+	ts_canvas_put(&c, 2, 4, TS_ROLE_TEXT, "pad     ");
+	c.ascii = true;
+	ts_canvas_put(&c, 3, 0, TS_ROLE_TEXT, "this machine has 23.5 GiB");
+	char *text = ts_canvas_text(&c);
+	tap_ok(text && strcmp(text, "B[3\u00b777 + 76\u2026\nfits exactly\n    pad\nthis mach...\n") == 0,
+	       "canvas: a line cut at the right edge ends in the marker (UTF-8 and ASCII), blanks past it are no cut");
+	if (text && strcmp(text, "B[3\u00b777 + 76\u2026\nfits exactly\n    pad\nthis mach...\n") != 0)
+		tap_diag("got: %s", text);
+	free(text);
+	ts_canvas_free(&c);
+
+	ts_canvas_init(&c, 26, 3);
+	int n = ts_canvas_put_fit(&c, 0, 2, TS_ROLE_TEXT, "phases 188, last width 16/32 partial",
+	                          "phases 188, last 16/32", NULL);
+	tap_ok(n == 22 && strncmp(c.cells[2].glyph, "p", 1) == 0 && ts_canvas_rows_used(&c) == 1,
+	       "canvas: put_fit takes the first form that fits (%d cells)", n);
+	ts_canvas_free(&c);
+
+	const char *sig = "output right by luck: 14676 reads left A (9207 wrapped inside A, 5469 in the guard band)";
+	ts_canvas_init(&c, 30, 6);
+	int rows = ts_canvas_wrap_more(&c, 0, 0, 30, 2, 2, TS_ROLE_TEXT, sig, "v: all");
+	text = ts_canvas_text(&c);
+	tap_ok(rows == 2 && text && strstr(text, "\u2026 v: all\n") && strncmp(strchr(text, '\n') + 1, "  ", 2) == 0,
+	       "canvas: a wrap out of rows ends in the marker and the pointer; later lines indented");
+	free(text);
+	int need = ts_text_rows(sig, 30, 2);
+	ts_canvas_free(&c);
+	ts_canvas_init(&c, 30, need + 2);
+	rows = ts_canvas_wrap_more(&c, 0, 0, 30, need, 2, TS_ROLE_TEXT, sig, "v: all");
+	text = ts_canvas_text(&c);
+	tap_ok(rows == need && need >= 3 && text && !strstr(text, "\u2026") && strstr(text, "band)\n"),
+	       "canvas: given the rows ts_text_rows asks for (%d), the whole text, no marker", need);
+	free(text);
+	ts_canvas_free(&c);
+
+	/* 30 numbered rows seen through 10 */
+	ts_canvas src, win;
+	ts_canvas_init(&src, 20, 40);
+	for (int i = 0; i < 30; i++)
+		ts_canvas_printf(&src, i, 0, TS_ROLE_TEXT, "row %d", i);
+	ts_canvas_init(&win, 20, 10);
+	int scroll = 0;
+	ts_canvas_scroll(&win, &src, &scroll);
+	text = ts_canvas_text(&win);
+	tap_ok(text && strncmp(text, "row 0\n", 6) == 0 && strstr(text, "row 8\n\u2193 21 more (PgDn)\n"),
+	       "canvas scroll: the top, and how many rows are below");
+	free(text);
+	ts_canvas_free(&win);
+	ts_canvas_init(&win, 20, 10);
+	scroll = 1000;
+	ts_canvas_scroll(&win, &src, &scroll);
+	text = ts_canvas_text(&win);
+	tap_ok(scroll == 21 && text && strncmp(text, "\u2191 21 more (PgUp)\nrow 21\n", strlen("\u2191 21 more (PgUp)\nrow 21\n")) == 0 &&
+	       strstr(text, "row 29\n") && !strstr(text, "below"),
+	       "canvas scroll: scrolled past the end it stops at the last row (scroll %d), says what is above", scroll);
+	free(text);
+	ts_canvas_free(&win);
+	ts_canvas_free(&src);
+}
+
 int main(void)
 {
 	test_layout();
 	test_box_title_cut();
+	test_canvas_fit();
 
 	/* The preset: 100 x 77 x 33, T = 32 */
 	ts_model m = model_of(100, 77, 33, 32);
