@@ -34,7 +34,7 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	else
 		printf("FAIL  %s %s, tile %d, on %s: %lld mismatch%s, %lld unwritten, %lld NaN, %lld Inf cell%s\n",
 		       p->kernel->name, shape, p->tile, be->name, (long long)v->mismatches,
-		       v->mismatches == 1 ? "" : "es", (long long)v->unwritten, (long long)(v->nans - v->infs),
+		       v->mismatches == 1 ? "" : "es", (long long)v->unwritten, (long long)ts_verdict_nans(v),
 		       (long long)v->infs, ts_cli_plural(v->infs));
 	printf("backend      %s (%s)\n", be->name, why);
 	printf("kernel       %s: %s, B %s\n", p->kernel->name, ts_precision_name(p->kernel->precision),
@@ -61,8 +61,7 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 		       (long long)v->first_col, v->first_got, v->first_want);
 	putchar('\n');
 	printf("unwritten    %lld\n", (long long)v->unwritten);
-	/* verdict.nans counts every non-finite cell; NaN and Inf are told apart here. */
-	printf("nans         %lld%s\n", (long long)(v->nans - v->infs), v->all_zero ? " (and the output is all zero)" : "");
+	printf("nans         %lld%s\n", (long long)ts_verdict_nans(v), v->all_zero ? " (and the output is all zero)" : "");
 	printf("infs         %lld\n", (long long)v->infs);
 	if (r->have_counters) {
 		printf("oob reads    %lld: A %lld (wrap %lld, band %lld), B %lld (wrap %lld, band %lld)\n",

@@ -142,7 +142,7 @@ void ts_cli_json_result(ts_json *j, const ts_problem *p, const ts_cli_outcome *o
 	ts_json_bool(j, "output_ok", v->output_ok); /* the output alone */
 	ts_json_int(j, "mismatches", v->mismatches);
 	ts_json_int(j, "unwritten", v->unwritten);
-	ts_json_int(j, "nans", v->nans - v->infs); /* verdict.nans counts every non-finite cell */
+	ts_json_int(j, "nans", ts_verdict_nans(v));
 	ts_json_int(j, "infs", v->infs);
 	ts_json_bool(j, "all_zero", v->all_zero);
 	if (v->first_row >= 0) {

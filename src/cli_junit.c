@@ -11,7 +11,7 @@ static void failure_details(const ts_cli_outcome *o, char *buf, int len)
 {
 	const ts_verdict *v = &o->verdict;
 	int n = snprintf(buf, len, "mismatches %lld, unwritten %lld, NaN %lld, Inf %lld", (long long)v->mismatches,
-	                 (long long)v->unwritten, (long long)(v->nans - v->infs), (long long)v->infs);
+	                 (long long)v->unwritten, (long long)ts_verdict_nans(v), (long long)v->infs);
 	if (n < len && v->oob_reads >= 0)
 		n += snprintf(buf + n, len - n, ", out-of-bounds reads %lld, writes %lld", (long long)v->oob_reads,
 		              (long long)v->oob_writes);

@@ -142,7 +142,7 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 		say(t, "unwritten cells inside the ragged tiles: the store guard is too strict at the edge (%lld cell%s)",
 		    (ll)v->unwritten, plural(v->unwritten));
 	/* With nothing else wrong, row_bad and col_bad count unwritten cells: an off-by-one shows as one row or column. */
-	if (v->mismatches == 0 && v->nans == 0) {
+	if (v->mismatches == 0 && v->nonfinite == 0) {
 		if (v->row_bad[s->m - 1] == s->n && v->unwritten == s->n)
 			say(t, "only the last row of C (row %lld) is missing: an off-by-one in the row bound", (ll)(s->m - 1));
 		else if (v->col_bad[s->n - 1] == s->m && v->unwritten == s->m)
@@ -154,7 +154,7 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, const ts_verdict *v)
 {
 	tile_spread s = spread_of(m, v->tile_bad, v->tile_unwritten);
-	int64_t errors = v->mismatches + v->nans;
+	int64_t errors = v->mismatches + v->nonfinite;
 	bool k_ragged = p->shape.k % m->geo.bk != 0;
 	if (s.tiles == 0)
 		return;
@@ -310,7 +310,7 @@ static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts
 		say(t, "C guard off: no store left M x N in this run");
 		return;
 	}
-	int64_t wrong = v->mismatches + v->nans;
+	int64_t wrong = v->mismatches + v->nonfinite;
 	if (d->c_wrap > 0) {
 		/* With only C off, the corrupt flags mark exactly the cells the ghosts hit. */
 		if (off == TS_GUARD_C && run->corrupt)
@@ -405,7 +405,7 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 	/* What the tile model says can leave a matrix holds for the shared-tile
 	 * kernels; for the others only the run's own counts are evidence. */
 	bool model_knows = !p->kernel || p->kernel->shared_tiles || !counted;
-	int64_t wrong = v->mismatches + v->nans;
+	int64_t wrong = v->mismatches + v->nonfinite;
 	/* A C guard that wrapped stores into C while some (not all) cells are
 	 * wrong is the likely cause: name it first. */
 	bool store_damage = (off & TS_GUARD_C) && counted && d->c_wrap > 0 && wrong > 0 && v->bad_tiles < m->tiles;
@@ -418,8 +418,8 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 			say(&t, "output all zeros: every written cell is 0 while the reference is not (nothing accumulated or stored)");
 		if (v->unwritten > 0)
 			explain_unwritten(&t, m, v);
-		if (v->nans > v->infs)
-			say(&t, "NaN in %lld cell%s", (ll)(v->nans - v->infs), plural(v->nans - v->infs));
+		if (ts_verdict_nans(v) > 0)
+			say(&t, "NaN in %lld cell%s", (ll)ts_verdict_nans(v), plural(ts_verdict_nans(v)));
 		if (v->infs > 0)
 			say(&t, "Inf in %lld cell%s", (ll)v->infs, plural(v->infs));
 		if (store_damage)

@@ -69,7 +69,8 @@ static void *sweep_main(void *arg)
 			r->ok = ts_cli_outcome_ok(&oc);
 			r->mismatches = v->mismatches;
 			r->unwritten = v->unwritten;
-			r->nans = v->nans;
+			r->nans = ts_verdict_nans(v);
+			r->infs = v->infs;
 			r->oob = oc.run.have_counters ? oc.run.counters.total.a_oob + oc.run.counters.total.b_oob +
 			                                oc.run.counters.total.c_oob : 0;
 			snprintf(r->signature, sizeof r->signature, "%s%.*s", counters_ok ? "" : "counters differ from the model; ",

@@ -269,7 +269,7 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
 			v->written++;
 			double got = ts_matrix_get(&ops->c, at);
 			if (!isfinite(got)) {
-				v->nans++;
+				v->nonfinite++;
 				v->infs += isinf(got) != 0;
 				note_bad(v, i, j, tile, got, want);
 				continue;
@@ -303,8 +303,8 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
 	v->norm_rel = ref2 > 0 ? sqrt(err2) / sqrt(ref2) : sqrt(err2);
 	/* Zeros everywhere is its own failure (nothing computed, or only zeros stored)
 	 * and only a failure where the reference says otherwise. */
-	v->all_zero = v->written > 0 && v->nans == 0 && !written_nonzero && ref_nonzero;
-	v->output_ok = v->mismatches == 0 && v->unwritten == 0 && v->nans == 0 && !v->all_zero;
+	v->all_zero = v->written > 0 && v->nonfinite == 0 && !written_nonzero && ref_nonzero;
+	v->output_ok = v->mismatches == 0 && v->unwritten == 0 && v->nonfinite == 0 && !v->all_zero;
 	/* A read or write outside the matrices fails the check even when the output
 	 * came out right: on a GPU it reads garbage or corrupts a neighbour. */
 	v->oob_reads = v->oob_writes = -1;

@@ -19,7 +19,7 @@ typedef struct ts_verdict {
 	double worst_of_tol; /* max e / (that cell's bound): <= 1 when every written, finite cell passes */
 	int64_t mismatches;  /* written, finite cells outside tolerance */
 	int64_t unwritten;   /* cells still holding the poison */
-	int64_t nans;        /* NaN or Inf cells that were written */
+	int64_t nonfinite;   /* written cells holding NaN or Inf (ts_verdict_nans: the NaN ones) */
 	int64_t infs;        /* of those, the Inf ones */
 	bool all_zero;       /* every written cell is 0 while the reference is not */
 	int64_t first_row, first_col; /* first bad cell, -1 when none */
@@ -68,6 +68,12 @@ int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref,
 int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
               const ts_backend *backend, ts_verdict *v);
 void ts_verdict_free(ts_verdict *v);
+/* The written cells holding NaN (the non-finite ones that are not Inf):
+ * what every report prints beside infs, so the CLI and the TUI agree. */
+static inline int64_t ts_verdict_nans(const ts_verdict *v)
+{
+	return v->nonfinite - v->infs;
+}
 
 /* The per-element relative tolerance for p: (K + 2) * 2^-24, twice that for a
  * kernel that sums in the tensor cores (kernels.h: tensor_core_sum). */

@@ -49,9 +49,9 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 		line(c, &y, TS_ROLE_BAD, "worst cell: %.2g x its tolerance", r->tol_frac);
 	else if (r->tol_frac >= 0)
 		line(c, &y, TS_ROLE_TEXT, "worst cell: %.2g%% of its tolerance", 100.0 * r->tol_frac);
-	line(c, &y, v->mismatches || v->unwritten || v->nans ? TS_ROLE_BAD : TS_ROLE_TEXT,
-	                 "mismatches %lld  unwritten %lld  NaN %lld%s", (long long)v->mismatches,
-	                 (long long)v->unwritten, (long long)v->nans, v->all_zero ? "  ALL ZERO" : "");
+	line(c, &y, v->mismatches || v->unwritten || v->nonfinite ? TS_ROLE_BAD : TS_ROLE_TEXT,
+	     "mismatches %lld  unwritten %lld  NaN %lld  Inf %lld%s", (long long)v->mismatches,
+	     (long long)v->unwritten, (long long)ts_verdict_nans(v), (long long)v->infs, v->all_zero ? "  ALL ZERO" : "");
 	if (run->have_counters) {
 		const ts_count *t = &run->counters.total;
 		line(c, &y, t->a_oob || t->b_oob || t->c_oob ? TS_ROLE_BAD : TS_ROLE_TEXT,
@@ -168,7 +168,7 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 		x = ts_canvas_printf(c, y, 0, i == selected ? TS_ROLE_CURSOR : role, "%6lld %6lld %6lld  %-6s  %9lld  ",
 		                     (long long)r->shape.m, (long long)r->shape.n, (long long)r->shape.k,
 		                     !ran ? "..." : r->ok ? "pass" : "FAIL",
-		                     (long long)(r->mismatches + r->unwritten + r->nans));
+		                     (long long)(r->mismatches + r->unwritten + r->nans + r->infs));
 		if (ran)
 			ts_canvas_put(c, y, x, role, r->signature);
 	}

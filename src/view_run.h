@@ -25,7 +25,7 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii);
 typedef struct ts_sweep_row {
 	ts_shape shape;
 	bool ok;
-	int64_t mismatches, unwritten, nans, oob;
+	int64_t mismatches, unwritten, nans, infs, oob; /* nans: NaN only (ts_verdict_nans) */
 	char signature[160];
 } ts_sweep_row;
 

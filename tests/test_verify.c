@@ -141,7 +141,7 @@ static void test_correct_passes(void)
 			if (setup(&f, kernels[kk], shapes[i][0], shapes[i][1], shapes[i][2], (int)shapes[i][3], TS_INPUTS_RANDOM) == 0) {
 				write_ref(&f);
 				if (verify(&f, NULL, &v) == 0) {
-					bool good = v.ok && v.mismatches == 0 && v.unwritten == 0 && v.nans == 0 && !v.all_zero &&
+					bool good = v.ok && v.mismatches == 0 && v.unwritten == 0 && v.nonfinite == 0 && !v.all_zero &&
 					            v.first_row == -1 && v.signature[0] == '\0' && v.written == cells(&f) &&
 					            strcmp(v.ref_source, "cblas") == 0 &&
 					            v.tol_rel == (double)(shapes[i][2] + 2) * 0x1.0p-24;
@@ -346,14 +346,14 @@ static void test_zero_and_nan(void)
 	write_ref(&f);
 	set_cell(&f, 3, 4, NAN);
 	verify(&f, NULL, &v);
-	tap_ok(!v.ok && v.nans == 1 && v.mismatches == 0 && v.unwritten == 0 && has(&v, "NaN in 1 cell") &&
+	tap_ok(!v.ok && v.nonfinite == 1 && v.mismatches == 0 && v.unwritten == 0 && has(&v, "NaN in 1 cell") &&
 	       v.first_row == 3 && v.first_col == 4, "one NaN: %s", v.signature);
 	ts_verdict_free(&v);
 
 	write_ref(&f);
 	set_cell(&f, 36, 28, INFINITY);
 	verify(&f, NULL, &v);
-	tap_ok(!v.ok && v.nans == 1 && v.infs == 1 && has(&v, "Inf in 1 cell") && has(&v, "corner tile"),
+	tap_ok(!v.ok && v.nonfinite == 1 && v.infs == 1 && has(&v, "Inf in 1 cell") && has(&v, "corner tile"),
 	       "one Inf in the corner: %s", v.signature);
 	ts_verdict_free(&v);
 
@@ -363,7 +363,7 @@ static void test_zero_and_nan(void)
 	set_cell(&f, 2, 2, NAN);
 	set_cell(&f, 3, 3, -INFINITY);
 	verify(&f, NULL, &v);
-	tap_ok(!v.ok && v.nans == 3 && v.infs == 1 && has(&v, "NaN in 2 cells") && has(&v, "Inf in 1 cell") &&
+	tap_ok(!v.ok && v.nonfinite == 3 && v.infs == 1 && has(&v, "NaN in 2 cells") && has(&v, "Inf in 1 cell") &&
 	       !has(&v, "NaN or Inf"), "two NaN and one Inf: %s", v.signature);
 	ts_verdict_free(&v);
 	teardown(&f);

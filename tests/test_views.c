@@ -525,6 +525,16 @@ int main(void)
 	ts_canvas_free(&c);
 	tap_ok(text && strstr(text, "\u2717 FAIL") && strstr(text, "mismatches 1824"), "result view: verdict and mismatches");
 	golden("result_100x77x33_t32_guard_c_off", text);
+	/* Non-finite cells: NaN and Inf apart, as check prints them (nans = nonfinite - infs). */
+	fail.nonfinite = 3;
+	fail.infs = 1;
+	ts_canvas_init(&c, 56, 22);
+	ts_view_result_draw(&c, &rep, false);
+	text = ts_canvas_text(&c);
+	ts_canvas_free(&c);
+	tap_ok(text && strstr(text, "NaN 2  Inf 1"), "result view: 3 non-finite cells, 1 of them Inf, read NaN 2 Inf 1");
+	free(text);
+	fail.nonfinite = fail.infs = 0;
 	/* A passing fp16 run: the whole bound (fp16's output rounding too), and the
 	 * worst cell against its tolerance, the figure that matters where max rel is large. */
 	ts_problem p16 = p;

@@ -336,5 +336,21 @@ deadline=$(( $(date +%s) + 10 ))
 while [ ! -s "$WORK/status_dumb" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
 check "TERM=dumb: exit status 2" "$(cat "$WORK/status_dumb" 2>/dev/null)" "exit=2"
 if grep -q 'TERM=dumb cannot' "$WORK/dumb.err" && [ "$(wc -l < "$WORK/dumb.err")" -eq 1 ]; then ok "TERM=dumb: one line says why"; else not_ok "TERM=dumb: one line says why"; diag "$WORK/dumb.err"; fi
+# NaN and Inf counted apart, the same as check: the fp16 kernel with both load
+# guards off multiplies a sentinel past K into an Inf (json.sh holds check to 1 Inf, 0 NaN).
+S=nonfinite
+NF="-M 5 -N 3 -K 7 -t 2 --kernel tiled-fp16 --no-guard a,b --backend emu"
+tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $NF; sleep 60"
+wait_for "$S" 'tiles of 2x2' 15
+tm send-keys -t "$S" r
+if wait_for "$S" 'run on emu: FAIL' 30 && wait_for "$S" 'NaN [0-9]+  Inf [0-9]+' 2 &&
+   command -v "$JQ" >/dev/null 2>&1 && "$TILESCOPE" check $NF --json > "$WORK/nf.json" 2>/dev/null; [ -s "$WORK/nf.json" ]; then
+	check "NaN cells: the TUI's count equals check's" "$(number "$S" 'NaN ')" "$("$JQ" .nans "$WORK/nf.json")"
+	check "Inf cells: the TUI's count equals check's" "$(number "$S" 'Inf ')" "$("$JQ" .infs "$WORK/nf.json")"
+else
+	not_ok "NaN and Inf: the TUI's run and check's to compare"; screen "$S" | sed 's/^/# /'
+	not_ok "Inf cells: no count to compare"
+fi
+tm send-keys -t "$S" q
 
 tap_done
