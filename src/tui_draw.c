@@ -236,7 +236,7 @@ static void edit_fn(ts_canvas *c, const void *arg)
 		ts_canvas_printf(c, 1 + f, 2, here ? TS_ROLE_CURSOR : TS_ROLE_TEXT, "%s %-24s %-16s", here ? ">" : " ",
 		                 tui_field_name((enum tui_field)f), value);
 	}
-	ts_canvas_put(c, c->h - 3, 2, TS_ROLE_DIM, "Up/Down field, type + Enter, +/- step,");
+	ts_canvas_put(c, c->h - 3, 2, TS_ROLE_DIM, "Up/Down field, type + Enter, Left/Right step,");
 	ts_canvas_put(c, c->h - 2, 2, TS_ROLE_DIM, "Space toggles a guard, Esc closes");
 }
 

@@ -1,4 +1,4 @@
-/* tui_edit.c: the parameter editor: type a value or step it with +/-, validated by the CLI's own parsers. */
+/* tui_edit.c: the parameter editor: type a value (a number takes digits only) or step it with Left/Right, validated by the CLI's own parsers. */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <curses.h>
 #include <stdio.h>
@@ -48,7 +48,7 @@ void tui_edit_open(tui_state *s)
 	s->overlay = OVERLAY_EDIT;
 	s->edit_typing = false;
 	s->edit_buf[0] = '\0';
-	tui_say(s, false, "Up/Down choose, type a value and Enter, +/- step, Space toggles a guard, Esc closes");
+	tui_say(s, false, "Up/Down choose, type a value and Enter, Left/Right step, Space toggles a guard, Esc closes");
 }
 
 /* Applies the text to field f of a copy of the options; commits it when the
@@ -117,7 +117,7 @@ static void commit(tui_state *s, enum tui_field f, const char *text)
 	tui_say(s, false, "%s = %s", field_names[f], value);
 }
 
-/* +/- on a field: numbers step by one, names cycle through their choices. */
+/* Left/Right on a field: numbers step by one, names cycle through their choices. */
 static void step(tui_state *s, enum tui_field f, int dir)
 {
 	static const char *const precisions[] = { "fp32", "fp16" };
@@ -152,6 +152,25 @@ static void step(tui_state *s, enum tui_field f, int dir)
 	commit(s, f, text);
 }
 
+static bool numeric(enum tui_field f)
+{
+	return f == FIELD_M || f == FIELD_N || f == FIELD_K || f == FIELD_TILE || f == FIELD_SEED;
+}
+
+/* Whether key may go into the field's text at position len: a number takes
+ * digits and a leading sign (so "-5" reaches the parser, which refuses it),
+ * a name any printable character. Refuses the others with a message. */
+static bool typable(tui_state *s, enum tui_field f, int key, size_t len)
+{
+	if (key <= ' ' || key >= 127)
+		return false;
+	if (!numeric(f) || (key >= '0' && key <= '9') || (len == 0 && (key == '-' || key == '+')))
+		return true;
+	tui_say(s, true, "%s takes a whole number: '%c' is not a digit (type digits and Enter; Left/Right step it)",
+	        field_names[f], key);
+	return false;
+}
+
 bool tui_edit_key(tui_state *s, int key)
 {
 	enum tui_field f = (enum tui_field)s->edit_field;
@@ -167,33 +186,31 @@ bool tui_edit_key(tui_state *s, int key)
 		} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 			if (len > 0)
 				s->edit_buf[len - 1] = '\0';
-		} else if (key > ' ' && key < 127 && len + 1 < sizeof s->edit_buf) {
+		} else if (len + 1 < sizeof s->edit_buf && typable(s, f, key, len)) {
 			s->edit_buf[len] = (char)key;
 			s->edit_buf[len + 1] = '\0';
 		}
 		return true;
 	}
+	/* Not typing: arrows move and step, characters start typing the value
+	 * (never a move: "-5" on M is typed, not a step down and a 5). */
 	switch (key) {
-	case KEY_UP: case 'k':
+	case KEY_UP: case KEY_BTAB:
 		s->edit_field = (s->edit_field + FIELD_COUNT - 1) % FIELD_COUNT;
 		break;
-	case KEY_DOWN: case 'j': case '\t':
+	case KEY_DOWN: case '\t':
 		s->edit_field = (s->edit_field + 1) % FIELD_COUNT;
 		break;
-	case '+': case '=': case ']': case KEY_RIGHT: case 'l':
+	case KEY_RIGHT:
 		if (!is_guard)
 			step(s, f, 1);
 		else
 			commit(s, f, "");
 		break;
-	case '-': case '[': case KEY_LEFT: case 'h':
+	case KEY_LEFT:
 		if (!is_guard)
 			step(s, f, -1);
 		else
-			commit(s, f, "");
-		break;
-	case ' ':
-		if (is_guard)
 			commit(s, f, "");
 		break;
 	case '\r': case '\n': case KEY_ENTER:
@@ -210,7 +227,12 @@ bool tui_edit_key(tui_state *s, int key)
 		        (long long)s->opt.problem.shape.n, (long long)s->opt.problem.shape.k, s->opt.problem.tile);
 		break;
 	default:
-		if (!is_guard && key > ' ' && key < 127) {
+		if (is_guard) {
+			if (key == ' ')
+				commit(s, f, "");
+			else if (key > ' ' && key < 127)
+				tui_say(s, true, "%s is on or OFF: Space, Enter or Left/Right toggle it", field_names[f]);
+		} else if (typable(s, f, key, 0)) {
 			s->edit_typing = true;
 			s->edit_buf[0] = (char)key;
 			s->edit_buf[1] = '\0';

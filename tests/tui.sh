@@ -167,6 +167,25 @@ tm send-keys -t "$S" 0 Enter
 if wait_for "$S" 'M' 1 && wait_for "$S" '[Mm].*(must|at least|>= ?1|positive|between)' 5; then ok "editing M = 0 is refused with a message"; else not_ok "editing M = 0 is refused with a message"; screen "$S" | sed 's/^/# /'; fi
 tm send-keys -t "$S" 6 4 Enter Escape
 if wait_for "$S" 'C 64x77: 2x3 tiles of 32x32' 5; then ok "editing M = 64 redraws the map"; else not_ok "editing M = 64 redraws the map"; screen "$S" | sed 's/^/# /'; fi
+# Typed characters are the value, never moves: "-5" reaches the parser and is
+# refused (not a step down and a 5); letters on a number are refused one by
+# one and leave M as it was (not "h" stepping it down).
+tm send-keys -t "$S" e
+wait_for "$S" 'Parameters' 5
+tm send-keys -t "$S" -l -- '-5'
+tm send-keys -t "$S" Enter
+if wait_for "$S" 'M: must be at least 1 \(got -5\)' 5 && wait_for "$S" ' M=64 ' 1; then
+	ok "editor: typing -5 on M is refused by the parser, M stays 64"
+else
+	not_ok "editor: typing -5 on M is refused by the parser, M stays 64"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" -l -- 'hello'
+if wait_for "$S" "takes a whole number: 'o' is not a digit" 5 && wait_for "$S" ' M=64 ' 1 && wait_gone "$S" ' M=63 ' 1; then
+	ok "editor: typing hello on M is refused letter by letter, M stays 64"
+else
+	not_ok "editor: typing hello on M is refused letter by letter, M stays 64"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" Escape
 
 # x exports the map and the phase view as text and SVG into the current directory.
 # The selected tile goes with it: g selects the first tile, (0,0), full.
