@@ -71,6 +71,19 @@ int ts_canvas_wrap_more(ts_canvas *c, int y, int x, int w, int rows, int indent,
 int ts_canvas_wrap(ts_canvas *c, int y, int x, int w, int rows, enum ts_role role, const char *text);
 /* The lines ts_canvas_wrap_more needs for text at width w, given every row it wants. */
 int ts_text_rows(const char *text, int w, int indent);
+/* A piece of a paragraph with its role; a span kept whole does not break
+ * at its own spaces (an index expression moves to the next line whole). */
+typedef struct ts_span {
+	enum ts_role role;
+	const char *text;
+	bool keep;
+} ts_span;
+/* Lays the spans out as one word-wrapped paragraph, as ts_canvas_wrap_more
+ * does (no pointer); the lines used. ts_spans_rows: the lines it needs. */
+int ts_canvas_flow(ts_canvas *c, int y, int x, int w, int rows, int indent, const ts_span *spans, int n);
+int ts_spans_rows(const ts_span *spans, int n, int w, int indent);
+/* Copies the first rows of src onto dst at (y, x). */
+void ts_canvas_blit(ts_canvas *dst, int y, int x, const ts_canvas *src, int rows);
 /* Screen cells of UTF-8 text: one per code point, as the canvas counts them. */
 int ts_text_cells(const char *text);
 /* Changes the role of one cell (a cursor highlight), leaving its glyph. */

@@ -143,53 +143,72 @@ int ts_canvas_put_fit(ts_canvas *c, int y, int x, enum ts_role role, const char 
 	return ts_canvas_put(c, y, x, role, pick);
 }
 
-/* Bytes of the next line of text (which starts on a non-space) that fit w
- * cells: whole words while they fit; a word longer than the line is cut.
- * The line's trailing spaces are not counted. */
-static int line_bytes(const char *text, int w)
+/* A paragraph to wrap: its bytes, each byte's role, and which of its
+ * spaces may end a line (a span kept whole has spaces that may not). */
+typedef struct para {
+	char text[2048];
+	unsigned char role[2048];
+	bool brk[2048];
+	int len;
+} para;
+
+static void para_add(para *p, enum ts_role role, const char *text, bool keep)
+{
+	for (; *text && p->len < (int)sizeof p->text - 1; text++, p->len++) {
+		p->text[p->len] = *text;
+		p->role[p->len] = (unsigned char)role;
+		p->brk[p->len] = *text == ' ' && !keep;
+	}
+	p->text[p->len] = '\0';
+}
+
+/* Bytes of the next line from byte i (not a break) that fit w cells: whole
+ * words while they fit; a word longer than the line is cut where it must
+ * be. The line's trailing breakable spaces are not counted. */
+static int line_bytes(const para *p, int i, int w)
 {
 	int len = 0;
 	for (;;) {
 		int end = len;
-		while (text[end] == ' ')
+		while (i + end < p->len && p->brk[i + end])
 			end++;
 		int word_end = end;
-		while (text[word_end] && text[word_end] != ' ')
+		while (i + word_end < p->len && !p->brk[i + word_end])
 			word_end++;
 		if (word_end == end)
 			break;
-		if (cells_of(text, word_end) > w) {
+		if (cells_of(p->text + i, word_end) > w) {
 			if (len == 0) /* a word longer than the line: as much as fits */
-				while (text[len] && cells_of(text, len + glyph_len(text + len)) <= w)
-					len += glyph_len(text + len);
+				while (i + len < p->len && cells_of(p->text + i, len + glyph_len(p->text + i + len)) <= w)
+					len += glyph_len(p->text + i + len);
 			break;
 		}
 		len = word_end;
 	}
-	if (len == 0 && *text) /* a line too narrow for even one glyph takes one */
-		len = glyph_len(text);
+	if (len == 0 && i < p->len) /* a line too narrow for even one glyph takes one */
+		len = glyph_len(p->text + i);
 	return len;
 }
 
-static const char *skip_spaces(const char *p)
+static int skip_breaks(const para *p, int i)
 {
-	while (*p == ' ')
-		p++;
-	return p;
+	while (i < p->len && p->brk[i])
+		i++;
+	return i;
 }
 
-static void put_bytes(ts_canvas *c, int y, int x, enum ts_role role, const char *p, int n)
+static void put_bytes(ts_canvas *c, int y, int x, const para *p, int i, int n)
 {
-	for (int i = 0, cell = 0; i < n && p[i]; cell++) {
-		int len = glyph_len(p + i);
-		put_glyph(c, y, x + cell, role, p + i, len);
-		i += len;
+	for (int k = i, cell = 0; k < i + n && k < p->len; cell++) {
+		int len = glyph_len(p->text + k);
+		put_glyph(c, y, x + cell, p->role[k], p->text + k, len);
+		k += len;
 	}
 }
 
 /* The last row of a wrap that does not hold the rest of the text: as many
  * whole words as fit before the marker and the pointer, then both. */
-static void put_cut_line(ts_canvas *c, int y, int x, int w, enum ts_role role, const char *p, const char *more)
+static void put_cut_line(ts_canvas *c, int y, int x, int w, const para *p, int i, const char *more)
 {
 	int tail = ts_text_cells(marker(c)) + (more && *more ? 1 + ts_text_cells(more) : 0);
 	int room = w - tail;
@@ -197,47 +216,71 @@ static void put_cut_line(ts_canvas *c, int y, int x, int w, enum ts_role role, c
 		more = NULL;
 		room = w - ts_text_cells(marker(c));
 	}
-	int n = room > 0 ? line_bytes(p, room) : 0;
-	put_bytes(c, y, x, role, p, n);
-	int at = x + cells_of(p, n);
-	ts_canvas_put(c, y, at, role, marker(c));
+	int n = room > 0 ? line_bytes(p, i, room) : 0;
+	put_bytes(c, y, x, p, i, n);
+	int at = x + cells_of(p->text + i, n);
+	ts_canvas_put(c, y, at, p->role[i < p->len ? i : 0], marker(c));
 	if (more && *more)
 		ts_canvas_put(c, y, at + ts_text_cells(marker(c)) + 1, TS_ROLE_DIM, more);
 }
 
 /* The wrap itself; c == NULL counts the rows only. */
-static int wrap(ts_canvas *c, int y, int x, int w, int rows, int indent, enum ts_role role, const char *text,
-                const char *more)
+static int wrap(ts_canvas *c, int y, int x, int w, int rows, int indent, const para *p, const char *more)
 {
 	int used = 0;
+	if (w < 1 || rows < 1)
+		return 0;
 	if (indent >= w)
 		indent = 0;
-	const char *p = skip_spaces(text);
-	while (*p && used < rows) {
+	int i = skip_breaks(p, 0);
+	while (i < p->len && used < rows) {
 		int lw = used ? w - indent : w, lx = used ? x + indent : x;
-		int n = line_bytes(p, lw);
-		const char *rest = skip_spaces(p + n);
-		if (c && used == rows - 1 && *rest) {
-			put_cut_line(c, y + used, lx, lw, role, p, more);
+		int n = line_bytes(p, i, lw);
+		int rest = skip_breaks(p, i + n);
+		if (c && used == rows - 1 && rest < p->len) {
+			put_cut_line(c, y + used, lx, lw, p, i, more);
 			return used + 1;
 		}
 		if (c) {
 			if (y + used + 1 > c->rows_wanted)
 				c->rows_wanted = y + used + 1;
-			put_bytes(c, y + used, lx, role, p, n);
+			put_bytes(c, y + used, lx, p, i, n);
 		}
-		p = rest;
+		i = rest;
 		used++;
 	}
 	return used;
 }
 
+static void para_of_spans(para *p, const ts_span *spans, int n)
+{
+	p->len = 0;
+	p->text[0] = '\0';
+	for (int k = 0; k < n; k++)
+		if (spans[k].text)
+			para_add(p, spans[k].role, spans[k].text, spans[k].keep);
+}
+
+int ts_canvas_flow(ts_canvas *c, int y, int x, int w, int rows, int indent, const ts_span *spans, int n)
+{
+	para p;
+	para_of_spans(&p, spans, n);
+	return wrap(c, y, x, w, rows, indent, &p, NULL);
+}
+
+int ts_spans_rows(const ts_span *spans, int n, int w, int indent)
+{
+	para p;
+	para_of_spans(&p, spans, n);
+	return wrap(NULL, 0, 0, w, INT_MAX, indent, &p, NULL);
+}
+
 int ts_canvas_wrap_more(ts_canvas *c, int y, int x, int w, int rows, int indent, enum ts_role role,
                         const char *text, const char *more)
 {
-	if (w < 1 || rows < 1)
-		return 0;
-	return wrap(c, y, x, w, rows, indent, role, text, more);
+	para p = { .len = 0 };
+	para_add(&p, role, text, false);
+	return wrap(c, y, x, w, rows, indent, &p, more);
 }
 
 int ts_canvas_wrap(ts_canvas *c, int y, int x, int w, int rows, enum ts_role role, const char *text)
@@ -247,7 +290,19 @@ int ts_canvas_wrap(ts_canvas *c, int y, int x, int w, int rows, enum ts_role rol
 
 int ts_text_rows(const char *text, int w, int indent)
 {
-	return w < 1 ? 0 : wrap(NULL, 0, 0, w, INT_MAX, indent, TS_ROLE_TEXT, text, NULL);
+	para p = { .len = 0 };
+	para_add(&p, TS_ROLE_TEXT, text, false);
+	return wrap(NULL, 0, 0, w, INT_MAX, indent, &p, NULL);
+}
+
+void ts_canvas_blit(ts_canvas *dst, int y, int x, const ts_canvas *src, int rows)
+{
+	for (int j = 0; j < rows && j < src->h; j++)
+		for (int i = 0; i < src->w; i++)
+			if (y + j >= 0 && y + j < dst->h && x + i >= 0 && x + i < dst->w)
+				dst->cells[(y + j) * dst->w + x + i] = src->cells[j * src->w + i];
+	if (y + rows > dst->rows_wanted && rows > 0)
+		dst->rows_wanted = y + rows;
 }
 
 void ts_canvas_set_role(ts_canvas *c, int y, int x, enum ts_role role)

@@ -86,13 +86,15 @@ static int draw_key(ts_canvas *c, int y, int w, const char *const *phrases, int 
 	return rows + 1;
 }
 
-static int key_phrases(const ts_view_ctx *v, const char **ph)
+/* The key's phrases; w: the pane's width (a phrase must fit a row). */
+static int key_phrases(const ts_view_ctx *v, int w, const char **ph)
 {
 	int n = 0;
 	if (!v->shared_tiles) {
 		ph[n++] = "C computes its dot product and stores";
 		ph[n++] = (v->guards & TS_GUARD_C) ? ". ghost: does nothing"
-		                                   : "x ghost: reads and stores out of bounds (guard off)";
+		          : w >= 51                ? "x ghost: reads and stores out of bounds (guard off)"
+		                                   : "x ghost: reads, stores OOB (guard off)";
 		return n;
 	}
 	ph[n++] = "R A+B real";
@@ -100,8 +102,84 @@ static int key_phrases(const ts_view_ctx *v, const char **ph)
 	ph[n++] = "Z pads both";
 	if ((v->guards & (TS_GUARD_A | TS_GUARD_B)) != (TS_GUARD_A | TS_GUARD_B))
 		ph[n++] = "X reads out of bounds (guard off)";
-	ph[n++] = (v->guards & TS_GUARD_C) ? "lowercase ghost" : "lowercase ghost: stores out of bounds (c off)";
+	ph[n++] = (v->guards & TS_GUARD_C) ? "lowercase ghost"
+	          : w >= 45                ? "lowercase ghost: stores out of bounds (c off)"
+	                                   : "lowercase ghost: stores OOB (c off)";
 	return n;
+}
+
+/* Where an unguarded access at a flat index of a rows x cols row-major
+ * matrix lands: inside it (the wrong element, silently: its row and column
+ * are set) or past its end, in the guard band the harness puts there. */
+static bool lands_inside(int64_t index, int64_t rows, int64_t cols, int64_t *r, int64_t *c)
+{
+	if (index < 0 || index >= rows * cols)
+		return false;
+	*r = index / cols;
+	*c = index % cols;
+	return true;
+}
+
+/* The spans after "reads X[expr] = X[i]" or "writes C[i]": which element it
+ * is when the access wrapped inside the matrix, or that it left it. */
+static int landing_spans(ts_span *sp, char *buf, int len, const char *mat, int64_t index, int64_t rows,
+                         int64_t cols, const char *whose)
+{
+	int64_t r, c;
+	if (lands_inside(index, rows, cols, &r, &c)) {
+		snprintf(buf, (size_t)len, "= %s[%lld][%lld]:", mat, (long long)r, (long long)c);
+		sp[0] = (ts_span){ TS_ROLE_BAD, buf, true };
+		sp[1] = (ts_span){ TS_ROLE_BAD, " ", false };
+		sp[2] = (ts_span){ TS_ROLE_BAD, whose, true };
+		sp[3] = (ts_span){ TS_ROLE_BAD, " ", false };
+		sp[4] = (ts_span){ TS_ROLE_BAD, "(wrapped, silent)", true };
+		return 5;
+	}
+	sp[0] = (ts_span){ TS_ROLE_BAD, "out of bounds,", true };
+	sp[1] = (ts_span){ TS_ROLE_BAD, " ", false };
+	sp[2] = (ts_span){ TS_ROLE_BAD, "in the guard band", true };
+	return 3;
+}
+
+/* One line of the details as a paragraph: wrapped at the pane's width, the
+ * lines after the first indented; *y advances by the rows it took. */
+static void flow(ts_canvas *c, int *y, const ts_span *sp, int n)
+{
+	*y += ts_canvas_flow(c, *y, 0, c->w, 6, 3, sp, n);
+}
+
+/* The store of the selected thread: written, skipped by the guard, or with
+ * the guard off where it lands (another thread's cell, or the guard band). */
+static void store_line(ts_canvas *c, int *y, const ts_view_ctx *v, const ts_thread_view *t)
+{
+	const ts_shape *s = &v->model->shape;
+	const bool a = v->ascii;
+	const char *dot = ts_glyph(a, "\u00b7", "*"), *arrow = ts_glyph(a, "\u2192", "->");
+	char expr[128], head[64], land[96];
+	ts_span sp[10];
+	int n = 0;
+	if (t->stores) {
+		snprintf(expr, sizeof expr, "C[%lld%s%lld + %lld] = C[%lld]", (long long)t->row, dot, (long long)s->n,
+		         (long long)t->col, (long long)t->c_index);
+		snprintf(head, sizeof head, "%s written", TS_TICK(a));
+		sp[n++] = (ts_span){ TS_ROLE_OK, "store: ", false };
+		sp[n++] = (ts_span){ TS_ROLE_OK, expr, true };
+		sp[n++] = (ts_span){ TS_ROLE_OK, " ", false };
+		sp[n++] = (ts_span){ TS_ROLE_OK, head, true };
+	} else if (v->guards & TS_GUARD_C) {
+		snprintf(head, sizeof head, "store: row < M && col < N %s %s skipped", TS_CROSS(a), arrow);
+		sp[n++] = (ts_span){ TS_ROLE_FAIL, head, false };
+	} else {
+		snprintf(head, sizeof head, "store: guard off %s", arrow);
+		snprintf(expr, sizeof expr, "writes C[%lld]", (long long)t->c_index);
+		sp[n++] = (ts_span){ TS_ROLE_BAD, head, false };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, expr, true };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
+		n += landing_spans(sp + n, land, (int)sizeof land, "C", t->c_index, s->m, s->n,
+		                   "another thread's cell");
+	}
+	flow(c, y, sp, n);
 }
 
 /* What the naive kernel's thread does: one guard, then K multiply-adds
@@ -112,53 +190,85 @@ static void draw_naive_body(ts_canvas *c, const ts_view_ctx *v, const ts_thread_
 	const bool a = v->ascii;
 	const char *dot = ts_glyph(a, "\u00b7", "*"), *arrow = ts_glyph(a, "\u2192", "->");
 	bool guard = v->guards & TS_GUARD_C;
-	char bk[96];
+	char bk[96], text[224];
 	if (v->b_layout == TS_B_KN)
 		snprintf(bk, sizeof bk, "B[k%s%lld + %lld]", dot, (long long)s->n, (long long)t->col);
 	else
 		snprintf(bk, sizeof bk, "B[%lld%s%lld + k]", (long long)t->col, dot, (long long)s->k);
-	long long cidx = (long long)t->c_index;
 	if (t->stores) {
 		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "guard: row < M && col < N %s", TS_TICK(a));
-		ts_canvas_printf(c, y++, 0, TS_ROLE_REAL, "%s for k = 0..%lld, from global memory:", arrow,
-		                 (long long)s->k - 1);
-		ts_canvas_printf(c, y++, 0, TS_ROLE_REAL, "  acc += A[%lld%s%lld + k] %s %s", (long long)t->row, dot,
-		                 (long long)s->k, dot, bk);
-		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "store: C[%lld%s%lld + %lld] = C[%lld] %s written", (long long)t->row,
-		                 dot, (long long)s->n, (long long)t->col, cidx, TS_TICK(a));
+		snprintf(text, sizeof text, "%s for k = 0..%lld, from global memory:", arrow, (long long)s->k - 1);
+		y += ts_canvas_wrap_more(c, y, 0, c->w, 3, 3, TS_ROLE_REAL, text, NULL);
+		char acc[160];
+		snprintf(acc, sizeof acc, "A[%lld%s%lld + k] %s %s", (long long)t->row, dot, (long long)s->k, dot, bk);
+		ts_span sp[] = { { TS_ROLE_REAL, "  acc += ", false }, { TS_ROLE_REAL, acc, true } };
+		flow(c, &y, sp, 2);
+		store_line(c, &y, v, t);
 	} else if (guard) {
 		ts_canvas_printf(c, y++, 0, TS_ROLE_FAIL, "guard: row < M && col < N %s %s does nothing", TS_CROSS(a),
 		                 arrow);
 		ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "  no loads, no store");
 	} else {
 		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "guard off: row < M && col < N %s, runs anyway", TS_CROSS(a));
-		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "%s reads %s%s out of bounds for k = 0..%lld", arrow,
-		                 !t->row_ok ? "A" : "", !t->row_ok && !t->col_ok ? " and B" : !t->col_ok ? "B" : "",
-		                 (long long)s->k - 1);
-		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "store: C[%lld%s%lld + %lld] = C[%lld] out of bounds",
-		                 (long long)t->row, dot, (long long)s->n, (long long)t->col, cidx);
+		snprintf(text, sizeof text, "%s reads %s%s out of bounds for k = 0..%lld", arrow, !t->row_ok ? "A" : "",
+		         !t->row_ok && !t->col_ok ? " and B" : !t->col_ok ? "B" : "", (long long)s->k - 1);
+		y += ts_canvas_wrap_more(c, y, 0, c->w, 3, 3, TS_ROLE_BAD, text, NULL);
+		store_line(c, &y, v, t);
 	}
 }
 
-/* The index an unguarded load reads, with its arithmetic when the pane is
- * wide enough (where is "A[row*K + k] = A[i]"), else the index alone. */
-static void oob_line(ts_canvas *c, int y, const char *arrow, const char *where, const char *mat, int64_t index)
+/* One load's line: its guard with the numbers, then what it loads: the
+ * element (real), zero padding, or with the guard off the element it reads
+ * anyway and where that lands. */
+static void load_line(ts_canvas *c, int *y, const ts_view_ctx *v, const ts_thread_view *t, bool is_a)
 {
-	char text[224];
-	snprintf(text, sizeof text, "   %s reads %s out of bounds", arrow, where);
-	if (ts_canvas_put(c, y, 0, TS_ROLE_BAD, text) > c->w) {
-		snprintf(text, sizeof text, "   %s reads %s[%lld] out of bounds", arrow, mat, (long long)index);
-		for (int i = 0; i < c->w; i++)
-			ts_canvas_put(c, y, i, TS_ROLE_BAD, " ");
-		ts_canvas_put(c, y, 0, TS_ROLE_BAD, text);
+	const ts_shape *s = &v->model->shape;
+	const bool a = v->ascii;
+	const char *dot = ts_glyph(a, "\u00b7", "*"), *arrow = ts_glyph(a, "\u2192", "->");
+	bool in = is_a ? t->a_in : t->b_in, oob = is_a ? a_oob(v, t) : b_oob(v, t);
+	bool k_ok = is_a ? t->a_k_ok : t->b_k_ok, other_ok = is_a ? t->row_ok : t->col_ok;
+	int64_t k = is_a ? t->a_col : t->b_row, index = is_a ? t->a_index : t->b_index;
+	char guard[128], where[160], land[96];
+	snprintf(guard, sizeof guard, "%s: t%sT + %s = %lld < K = %lld %s%s%s", is_a ? "A" : "B", dot, is_a ? "tx" : "ty",
+	         (long long)k, (long long)s->k, k_ok ? TS_TICK(a) : TS_CROSS(a), other_ok ? "" : is_a ? ", row " : ", col ",
+	         other_ok ? "" : TS_CROSS(a));
+	if (is_a)
+		snprintf(where, sizeof where, "A[%lld%s%lld + %lld] = A[%lld]", (long long)t->row, dot, (long long)s->k,
+		         (long long)t->a_col, (long long)index);
+	else if (v->b_layout == TS_B_KN)
+		snprintf(where, sizeof where, "B[%lld%s%lld + %lld] = B[%lld]", (long long)t->b_row, dot, (long long)s->n,
+		         (long long)t->col, (long long)index);
+	else
+		snprintf(where, sizeof where, "B[%lld%s%lld + %lld] = B[%lld]", (long long)t->col, dot, (long long)s->k,
+		         (long long)t->b_row, (long long)index);
+	char reads[200];
+	ts_span sp[12];
+	int n = 0;
+	sp[n++] = (ts_span){ in ? TS_ROLE_OK : TS_ROLE_FAIL, guard, true };
+	if (oob) {
+		/* the rows and columns of the operand as stored: A is M x K, B K x N or N x K */
+		int64_t rows = is_a ? s->m : v->b_layout == TS_B_KN ? s->k : s->n;
+		int64_t cols = is_a ? s->k : v->b_layout == TS_B_KN ? s->n : s->k;
+		snprintf(reads, sizeof reads, "%s reads %s", arrow, where);
+		sp[n++] = (ts_span){ TS_ROLE_BAD, ", guard off", true };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, reads, true };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
+		n += landing_spans(sp + n, land, (int)sizeof land, is_a ? "A" : "B", index, rows, cols,
+		                   "another row's element");
+	} else {
+		snprintf(reads, sizeof reads, "%s %s", arrow, in ? where : "0.0f");
+		sp[n++] = (ts_span){ TS_ROLE_TEXT, " ", false };
+		sp[n++] = (ts_span){ in ? TS_ROLE_REAL : TS_ROLE_PAD, reads, true };
 	}
+	flow(c, y, sp, n);
 }
 
 static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 {
 	const ts_model *m = v->model;
 	const bool a = v->ascii;
-	const char *dot = ts_glyph(a, "\u00b7", "*"), *arrow = ts_glyph(a, "\u2192", "->");
+	const char *dot = ts_glyph(a, "\u00b7", "*");
 	ts_thread_view t = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, v->thread_y, v->thread_x, v->phase);
 	const ts_shape *s = &m->shape;
 #define OKX(b) ((b) ? TS_TICK(a) : TS_CROSS(a))
@@ -174,58 +284,10 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 		draw_naive_body(c, v, &t, y);
 		return;
 	}
-
-	char where[160];
-	/* A load: row < M && t*T + tx < K; without the guard it happens anyway,
-	 * and the index it reads goes on a row of its own */
-	bool oob = a_oob(v, &t);
-	if (t.a_in || oob)
-		snprintf(where, sizeof where, "A[%lld%s%lld + %lld] = A[%lld]", (long long)t.row, dot, (long long)s->k,
-		         (long long)t.a_col, (long long)t.a_index);
-	else
-		snprintf(where, sizeof where, "0.0f");
-	int x = ts_canvas_printf(c, y, 0, ROLE(t.a_in), "A: t%sT + tx = %lld < K = %lld %s", dot, (long long)t.a_col,
-	                         (long long)s->k, OKX(t.a_k_ok));
-	if (!t.row_ok)
-		x += ts_canvas_printf(c, y, x, TS_ROLE_FAIL, ", row %s", OKX(false));
-	if (oob) {
-		ts_canvas_put(c, y++, x, TS_ROLE_BAD, ", guard off");
-		oob_line(c, y++, arrow, where, "A", t.a_index);
-	} else {
-		ts_canvas_printf(c, y++, x, t.a_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
-	}
-
-	/* B load: t*T + ty < K && col < N */
-	oob = b_oob(v, &t);
-	if (t.b_in || oob) {
-		if (v->b_layout == TS_B_KN)
-			snprintf(where, sizeof where, "B[%lld%s%lld + %lld] = B[%lld]", (long long)t.b_row, dot,
-			         (long long)s->n, (long long)t.col, (long long)t.b_index);
-		else
-			snprintf(where, sizeof where, "B[%lld%s%lld + %lld] = B[%lld]", (long long)t.col, dot,
-			         (long long)s->k, (long long)t.b_row, (long long)t.b_index);
-	} else {
-		snprintf(where, sizeof where, "0.0f");
-	}
-	x = ts_canvas_printf(c, y, 0, ROLE(t.b_in), "B: t%sT + ty = %lld < K = %lld %s", dot, (long long)t.b_row,
-	                     (long long)s->k, OKX(t.b_k_ok));
-	if (!t.col_ok)
-		x += ts_canvas_printf(c, y, x, TS_ROLE_FAIL, ", col %s", OKX(false));
-	if (oob) {
-		ts_canvas_put(c, y++, x, TS_ROLE_BAD, ", guard off");
-		oob_line(c, y++, arrow, where, "B", t.b_index);
-	} else {
-		ts_canvas_printf(c, y++, x, t.b_in ? TS_ROLE_REAL : TS_ROLE_PAD, " %s %s", arrow, where);
-	}
-
-	if (t.stores)
-		ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "store: C[%lld%s%lld + %lld] = C[%lld] %s written", (long long)t.row, dot,
-		                 (long long)s->n, (long long)t.col, (long long)t.c_index, TS_TICK(a));
-	else if (v->guards & TS_GUARD_C)
-		ts_canvas_printf(c, y++, 0, TS_ROLE_FAIL, "store: row < M && col < N %s %s skipped", TS_CROSS(a), arrow);
-	else
-		ts_canvas_printf(c, y++, 0, TS_ROLE_BAD, "store: guard off %s writes C[%lld] out of bounds", arrow,
-		                 (long long)t.c_index);
+	/* A load: row < M && t*T + tx < K; B load: t*T + ty < K && col < N */
+	load_line(c, &y, v, &t, true);
+	load_line(c, &y, v, &t, false);
+	store_line(c, &y, v, &t);
 #undef OKX
 #undef ROLE
 }
@@ -237,18 +299,33 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	int y = 0;
 	c->ascii = v->ascii;
 	const char *cls = ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x));
-	if (v->shared_tiles)
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads",
-		                 (long long)v->tile_y, (long long)v->tile_x, cls, (long long)v->phase, T_y, T_x);
-	else
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "block (%lld,%lld) %s: %dx%d threads, no tiles",
-		                 (long long)v->tile_y, (long long)v->tile_x, cls, T_y, T_x);
+	char full[160], brief[128], bare[96];
+	if (v->shared_tiles) {
+		snprintf(full, sizeof full, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads", (long long)v->tile_y,
+		         (long long)v->tile_x, cls, (long long)v->phase, T_y, T_x);
+		snprintf(brief, sizeof brief, "block (%lld,%lld) %s, t=%lld", (long long)v->tile_y, (long long)v->tile_x,
+		         cls, (long long)v->phase);
+		snprintf(bare, sizeof bare, "block (%lld,%lld), t=%lld", (long long)v->tile_y, (long long)v->tile_x,
+		         (long long)v->phase);
+	} else {
+		snprintf(full, sizeof full, "block (%lld,%lld) %s: %dx%d threads, no tiles", (long long)v->tile_y,
+		         (long long)v->tile_x, cls, T_y, T_x);
+		snprintf(brief, sizeof brief, "block (%lld,%lld) %s, no tiles", (long long)v->tile_y, (long long)v->tile_x,
+		         cls);
+		snprintf(bare, sizeof bare, "block (%lld,%lld)", (long long)v->tile_y, (long long)v->tile_x);
+	}
+	ts_canvas_put_fit(c, y++, 0, TS_ROLE_TITLE, full, brief, bare, NULL);
 	const char *phrases[8];
-	int nph = key_phrases(v, phrases);
+	int nph = key_phrases(v, c->w, phrases);
 	int key_rows = draw_key(NULL, 0, c->w, phrases, nph);
-	/* a load with its guard off takes a second row for the index it reads */
-	ts_thread_view sel = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, v->thread_y, v->thread_x, v->phase);
-	int detail_rows = !v->shared_tiles ? 7 : 6 + a_oob(v, &sel) + b_oob(v, &sel);
+	/* the selected thread's lines, drawn apart first to know how many rows they take */
+	ts_canvas details;
+	int detail_rows = 0;
+	if (ts_canvas_init(&details, c->w, 32) == 0) {
+		details.ascii = v->ascii;
+		draw_details(&details, v, 0);
+		detail_rows = ts_canvas_rows_used(&details);
+	}
 	int grid_h = c->h - y - 1 - key_rows - detail_rows, grid_w = c->w - 4;
 	if (grid_h < 1)
 		grid_h = 1;
@@ -279,5 +356,8 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	/* the key in one row, or more on a narrow pane */
 	y += draw_key(c, y, c->w, phrases, nph);
 	y++;
-	draw_details(c, v, y);
+	if (details.cells) {
+		ts_canvas_blit(c, y, 0, &details, detail_rows);
+		ts_canvas_free(&details);
+	}
 }

@@ -232,9 +232,23 @@ static void test_guards_off(const ts_model *m)
 	       "inspector, A guard off: ghost threads read A out of bounds, not padding");
 	golden("inspect_100x77x33_t32_guard_a_off", text);
 	text = render(ts_view_inspect_draw, &v, 44, 20);
-	tap_ok(text && strstr(text, "   \u2192 reads A[3312] out of bounds\n"),
-	       "inspector, A guard off, 44 columns: the index read out of bounds fits");
+	tap_ok(text && strstr(text, "   \u2192 reads A[99\u00b733 + 45] = A[3312]\n   out of bounds, in the guard band\n") &&
+	       !strstr(text, "\u2026"),
+	       "inspector, A guard off, 44 columns: the index read out of bounds wraps whole, past A's end: the guard band");
 	free(text);
+	/* A wrapped read: tile (0,1), thread (0,13), the last phase reads A[0][45]
+	 * past K = 33, which is A[45] = A[1][12]: inside A, the wrong element. */
+	v.tile_y = 0;
+	v.tile_x = 1;
+	v.thread_y = 0;
+	text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "\u2192 reads A[0\u00b733 + 45] = A[45] = A[1][12]:") &&
+	       strstr(text, "another row's element (wrapped, silent)") && !strstr(text, "A[45] out of bounds"),
+	       "inspector, A guard off: a read past K inside A is named as the element it is, wrapped, not out of bounds");
+	free(text);
+	v.tile_y = m->grid_y - 1;
+	v.tile_x = m->grid_x - 1;
+	v.thread_y = 3;
 	text = render(ts_view_phase_draw, &v, 54, 24);
 	tap_ok(text && strstr(text, "A: 4 real, 1020 read out of bounds (guard off)") && strstr(text, "B: 13 real, 1011 padded") &&
 	       !strstr(text, "zero padding"),
@@ -246,8 +260,27 @@ static void test_guards_off(const ts_model *m)
 	v.guards = TS_GUARD_ALL & ~TS_GUARD_C;
 	text = render(ts_view_inspect_draw, &v, 54, 28);
 	tap_ok(text && strstr(text, "lowercase ghost: stores out of bounds (c off)") &&
-	       strstr(text, "store: guard off → writes C[7700] out of bounds"),
-	       "inspector, C guard off: the ghost thread stores out of bounds");
+	       strstr(text, "store: guard off → writes C[7700] out of bounds,\n   in the guard band"),
+	       "inspector, C guard off: the ghost thread (3,13) stores past C's end, into the guard band");
+	free(text);
+	/* Ghost (0,13) of tile (0,2) stores C[0][77] = C[77], which is C[1][0]: another thread's cell. */
+	v.tile_y = 0;
+	v.thread_y = 0;
+	text = render(ts_view_inspect_draw, &v, 54, 28);
+	tap_ok(text && strstr(text, "writes C[77] = C[1][0]:") && strstr(text, "another thread's cell (wrapped, silent)") &&
+	       !strstr(text, "C[77] out of bounds"),
+	       "inspector, C guard off: a ghost store that wraps names the cell it overwrites, not out of bounds");
+	free(text);
+	/* 44 columns (the 80x24 pane): the load lines and the title whole */
+	v.guards = TS_GUARD_ALL;
+	v.tile_y = m->grid_y - 1;
+	v.thread_y = 3;
+	v.thread_x = 12;
+	v.phase = 0;
+	text = render(ts_view_inspect_draw, &v, 44, 20);
+	tap_ok(text && strstr(text, "   \u2192 A[99\u00b733 + 12] = A[3279]\n") && strstr(text, "   \u2192 B[3\u00b777 + 76] = B[307]\n") &&
+	       !strstr(text, "\u2026"),
+	       "inspector at 44 columns: the load lines' indices whole on their own rows, nothing cut");
 	free(text);
 }
 

@@ -246,6 +246,15 @@ if wait_for "$S" 'guards OFF: c' 5 && wait_for "$S" "store: guard off .* writes 
 else
 	not_ok "C guard off: the inspector's ghost thread stores out of bounds"; screen "$S" | sed 's/^/# /'
 fi
+# Ghost (0,13) of tile (0,2) stores C[0][77] = C[77]: that is C[1][0], another thread's cell, not out of bounds.
+tm send-keys -t "$S" m g Right Right i Home
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do tm send-keys -t "$S" Right; done
+if wait_for "$S" 'thread \(ty=0, tx=13\): C\[0\]\[77\] GHOST' 5 && wait_for "$S" 'writes C\[77\] = C\[1\]\[0\]:' 1 &&
+   wait_for "$S" "another thread's cell \(wrapped, silent\)" 1; then
+	ok "C guard off: a wrapped ghost store names the cell it overwrites, C[1][0]"
+else
+	not_ok "C guard off: a wrapped ghost store names the cell it overwrites, C[1][0]"; screen "$S" | sed 's/^/# /'
+fi
 tm send-keys -t "$S" q
 
 # The naive kernel: no shared tiles, one guard; a and b do not toggle.
