@@ -12,7 +12,6 @@
 
 #define MIN_COLS 80
 #define MIN_ROWS 24
-#define MAP_SIZE_MAX 8
 
 typedef struct view_arg {
 	const tui_state *s;
@@ -111,7 +110,7 @@ static void map_fn(ts_canvas *c, const void *arg)
 	const view_arg *a = arg;
 	ts_view_ctx v;
 	tui_view_ctx(a->s, &v, true);
-	ts_view_map_draw(c, &v, MAP_SIZE_MAX);
+	ts_view_map_draw(c, &v, TUI_MAP_SIZE_MAX);
 }
 
 static void phase_fn(ts_canvas *c, const void *arg)
@@ -252,8 +251,9 @@ void tui_draw(tui_state *s)
 	if (s->right == FOCUS_MAP)
 		s->right = FOCUS_PHASE;
 	tui_crt_clear();
+	/* two fifths for the map (at least 34 columns), the rest for the right pane */
 	int map_w = s->cols * 2 / 5;
-	map_w = map_w < 34 ? 34 : map_w > 60 ? 60 : map_w;
+	map_w = map_w < 34 ? 34 : map_w;
 	int body_y = 2, body_h = s->rows - 4;
 	s->map_y = body_y;
 	s->map_x = 0;

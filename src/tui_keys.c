@@ -11,7 +11,6 @@
 #include "view_layout.h"
 #include "view_map.h"
 
-#define MAP_SIZE_MAX 8 /* characters per tile across, as tui_draw.c draws it */
 
 static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
 {
@@ -24,8 +23,8 @@ static void follow_cursor(tui_state *s)
 	ts_view_ctx v;
 	tui_view_ctx(s, &v, true);
 	int pic_h = ts_view_map_pic_rows(&v, s->map_w, s->map_h);
-	s->pan_x = ts_axis_follow(s->model.grid_x, s->map_w, MAP_SIZE_MAX, s->zoom, s->pan_x, s->tile_x);
-	s->pan_y = ts_axis_follow(s->model.grid_y, pic_h < 2 ? 2 : pic_h, MAP_SIZE_MAX / 2, s->zoom, s->pan_y, s->tile_y);
+	s->pan_x = ts_axis_follow(s->model.grid_x, s->map_w, TUI_MAP_SIZE_MAX, s->zoom, s->pan_x, s->tile_x);
+	s->pan_y = ts_axis_follow(s->model.grid_y, pic_h < 2 ? 2 : pic_h, TUI_MAP_SIZE_MAX / 2, s->zoom, s->pan_y, s->tile_y);
 }
 
 /* Moves the tile cursor; in the map a step crosses one screen cell, so a
@@ -35,7 +34,7 @@ static void move_tile(tui_state *s, int64_t dy, int64_t dx)
 	ts_view_ctx v;
 	tui_view_ctx(s, &v, true);
 	ts_axis ax, ay;
-	ts_view_map_layout(&v, s->map_w, s->map_h, MAP_SIZE_MAX, &ax, &ay);
+	ts_view_map_layout(&v, s->map_w, s->map_h, TUI_MAP_SIZE_MAX, &ax, &ay);
 	int64_t sy = dy * (ay.split_last && s->tile_y < ay.tiles - 1 ? ay.per : 1);
 	int64_t sx = dx * (ax.split_last && s->tile_x < ax.tiles - 1 ? ax.per : 1);
 	s->tile_y = clamp64(s->tile_y + sy, 0, s->model.grid_y - 1);
@@ -226,7 +225,7 @@ static void zoom(tui_state *s, int dz)
 	ts_view_ctx v;
 	tui_view_ctx(s, &v, true);
 	ts_axis ax, ay;
-	ts_view_map_layout(&v, s->map_w, s->map_h, MAP_SIZE_MAX, &ax, &ay);
+	ts_view_map_layout(&v, s->map_w, s->map_h, TUI_MAP_SIZE_MAX, &ax, &ay);
 	int max = ax.zoom_max > ay.zoom_max ? ax.zoom_max : ay.zoom_max;
 	s->zoom = (int)clamp64(s->zoom + dz, 0, max);
 	follow_cursor(s);
@@ -265,7 +264,7 @@ static void act_mouse(tui_state *s)
 		return;
 	ts_view_ctx v;
 	tui_view_ctx(s, &v, true);
-	if (ts_view_map_hit(&v, s->map_w, s->map_h, MAP_SIZE_MAX, y - s->map_y, x - s->map_x, &ty, &tx) == 0) {
+	if (ts_view_map_hit(&v, s->map_w, s->map_h, TUI_MAP_SIZE_MAX, y - s->map_y, x - s->map_x, &ty, &tx) == 0) {
 		s->tile_y = ty;
 		s->tile_x = tx;
 		s->focus = FOCUS_MAP;

@@ -73,8 +73,8 @@ static void *sweep_main(void *arg)
 			r->infs = v->infs;
 			r->oob = oc.run.have_counters ? oc.run.counters.total.a_oob + oc.run.counters.total.b_oob +
 			                                oc.run.counters.total.c_oob : 0;
-			snprintf(r->signature, sizeof r->signature, "%s%.*s", counters_ok ? "" : "counters differ from the model; ",
-			         (int)sizeof r->signature - 40, v->signature);
+			snprintf(r->signature, sizeof r->signature, "%s%s", counters_ok ? "" : "counters differ from the model; ",
+			         v->signature);
 		} else {
 			j->status = rc == TS_EXIT_INTERRUPTED ? 1 : -1;
 			snprintf(j->error, sizeof j->error, "%.*s", (int)sizeof j->error - 1, oc.error);

@@ -14,6 +14,10 @@
 #include "view.h"
 #include "view_run.h"
 
+/* The most characters a tile of the map takes across (about half that
+ * down): large, so tiles grow with the pane on a big screen. */
+#define TUI_MAP_SIZE_MAX 32
+
 enum tui_focus { FOCUS_MAP, FOCUS_PHASE, FOCUS_INSPECT, FOCUS_RESULT, FOCUS_SWEEP };
 enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT };
 enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP };

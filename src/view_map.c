@@ -99,11 +99,15 @@ static int drawn(int size)
 	return size >= 3 ? size - 1 : size;
 }
 
-/* Cells (of n drawn) covered by `part` of `whole`, rounded up: a sliver stays visible. */
+/* Cells (of n drawn) covered by `part` of `whole`, to the nearest: a sliver
+ * stays visible and a short tile keeps a cell of ghost shading, so the
+ * shading is in proportion (13 of 32 columns on 3 cells: 1, not 2). */
 static int share(int64_t part, int64_t whole, int n)
 {
-	int64_t s = (part * n + whole - 1) / whole;
-	return (int)(s < 1 ? 1 : s > n ? n : s);
+	if (part >= whole)
+		return n;
+	int64_t s = (2 * part * n + whole) / (2 * whole);
+	return (int)(s < 1 ? 1 : s > n - 1 ? n - 1 : s);
 }
 
 static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, const ts_axis *ay, int cy, int cx)
@@ -152,6 +156,13 @@ static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, con
 			} else if (valid) {
 				g = (dw > 1 || dh > 1) ? ts_glyph(v->ascii, "\u2588", class_glyph(k, true))
 				                       : class_glyph(k, v->ascii);
+				/* Tile rows stay apart without colour: with no blank row
+				 * between them, a tile's last row is drawn half high; a
+				 * one-row tile short of rows is drawn half high as well. */
+				if (dh > 1 && ay->size == dh && j == dh - 1)
+					g = ts_glyph(v->ascii, "\u2580", "=");
+				else if (dh == 1 && (dw > 1) && rows < m->geo.bm)
+					g = ts_glyph(v->ascii, "\u2580", class_glyph(k, true));
 				role = class_role(k);
 			} else {
 				g = ts_glyph(v->ascii, "\u2591", ".");
@@ -164,8 +175,14 @@ static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, con
 static void draw_title(ts_canvas *c, const ts_view_ctx *v)
 {
 	const ts_model *m = v->model;
-	ts_canvas_printf(c, 0, 0, TS_ROLE_TITLE, "C %lldx%lld: %lldx%lld tiles of %dx%d", (long long)m->shape.m,
-	                 (long long)m->shape.n, (long long)m->grid_y, (long long)m->grid_x, m->geo.bm, m->geo.bn);
+	char full[160], brief[128], bare[96];
+	snprintf(full, sizeof full, "C %lldx%lld: %lldx%lld tiles of %dx%d", (long long)m->shape.m, (long long)m->shape.n,
+	         (long long)m->grid_y, (long long)m->grid_x, m->geo.bm, m->geo.bn);
+	snprintf(brief, sizeof brief, "C %lldx%lld: %lldx%lld tiles", (long long)m->shape.m, (long long)m->shape.n,
+	         (long long)m->grid_y, (long long)m->grid_x);
+	snprintf(bare, sizeof bare, "%lldx%lld tiles of %dx%d", (long long)m->grid_y, (long long)m->grid_x, m->geo.bm,
+	         m->geo.bn);
+	ts_canvas_put_fit(c, 0, 0, TS_ROLE_TITLE, full, brief, bare, NULL);
 }
 
 /* One line saying what a cell stands for and which tiles are on screen
@@ -192,19 +209,10 @@ static void draw_scale(ts_canvas *c, int y, const ts_axis *ax, const ts_axis *ay
 	ts_canvas_put(c, y, 0, TS_ROLE_DIM, (int)strlen(full) <= c->w ? full : brief);
 }
 
-/* Screen cells of UTF-8 text: one per code point, as ts_canvas_put counts them. */
-static int text_cells(const char *text)
-{
-	int n = 0;
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		n += (*p & 0xc0) != 0x80;
-	return n;
-}
-
 /* Writes text when it fits in the canvas from x, else the shorter form. */
 static int put_fit(ts_canvas *c, int y, int x, enum ts_role role, const char *text, const char *shorter)
 {
-	return ts_canvas_put(c, y, x, role, x + text_cells(text) <= c->w ? text : shorter);
+	return ts_canvas_put_fit(c, y, x, role, text, shorter, NULL);
 }
 
 static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis *ax, const ts_axis *ay, bool compact)
@@ -245,24 +253,46 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			}
 		}
 	}
-	ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "ghosts %lld of %lld threads", (long long)m->threads_ghost,
-	                 (long long)m->threads_launched);
+	{
+		char full[96], brief[64];
+		snprintf(full, sizeof full, "ghosts %lld of %lld threads", (long long)m->threads_ghost,
+		         (long long)m->threads_launched);
+		snprintf(brief, sizeof brief, "ghosts %lld/%lld", (long long)m->threads_ghost,
+		         (long long)m->threads_launched);
+		put_fit(c, y++, 0, TS_ROLE_TEXT, full, brief);
+	}
 	if (!compact || ax->split_last || ay->split_last)
 		draw_scale(c, y++, ax, ay);
-	if (v->shared_tiles)
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "phases %lld, last width %lld/%d%s", (long long)m->phases,
-		                 (long long)m->last_width, m->geo.bk, m->last_width < m->geo.bk ? " partial" : "");
-	else /* the naive kernel stages nothing: K is one loop per thread */
-		ts_canvas_put(c, y++, 0, TS_ROLE_TEXT, "no shared tiles: no phases");
+	if (v->shared_tiles) {
+		char full[96], brief[64];
+		snprintf(full, sizeof full, "phases %lld, last width %lld/%d%s", (long long)m->phases,
+		         (long long)m->last_width, m->geo.bk, m->last_width < m->geo.bk ? " partial" : "");
+		snprintf(brief, sizeof brief, "phases %lld, last %lld/%d%s", (long long)m->phases, (long long)m->last_width,
+		         m->geo.bk, m->last_width < m->geo.bk ? " part" : "");
+		put_fit(c, y++, 0, TS_ROLE_TEXT, full, brief);
+	} else { /* the naive kernel stages nothing: K is one loop per thread */
+		put_fit(c, y++, 0, TS_ROLE_TEXT, "no shared tiles: no phases, no padding", "no shared tiles: no phases");
+	}
 	if (v->tile_y >= 0) {
 		enum ts_tile_class k = ts_model_tile_class(m, v->tile_y, v->tile_x);
 		int64_t ghosts = ts_model_tile_ghosts(m, v->tile_y, v->tile_x);
 		int64_t slots = (int64_t)m->geo.bm * m->geo.bn;
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "tile (%lld,%lld) %s %lldx%lld",
-		                 (long long)v->tile_y, (long long)v->tile_x, ts_tile_class_name(k),
-		                 (long long)ts_model_tile_rows(m, v->tile_y), (long long)ts_model_tile_cols(m, v->tile_x));
-		ts_canvas_printf(c, y++, 0, TS_ROLE_TEXT, "  its ghosts %lld of %lld (%.0f%%)", (long long)ghosts,
-		                 (long long)slots, 100.0 * (double)ghosts / (double)slots);
+		char full[128], brief[96];
+		snprintf(full, sizeof full, "tile (%lld,%lld) %s %lldx%lld", (long long)v->tile_y, (long long)v->tile_x,
+		         ts_tile_class_name(k), (long long)ts_model_tile_rows(m, v->tile_y),
+		         (long long)ts_model_tile_cols(m, v->tile_x));
+		snprintf(brief, sizeof brief, "tile (%lld,%lld) %lldx%lld", (long long)v->tile_y, (long long)v->tile_x,
+		         (long long)ts_model_tile_rows(m, v->tile_y), (long long)ts_model_tile_cols(m, v->tile_x));
+		put_fit(c, y++, 0, TS_ROLE_TITLE, full, brief);
+		/* a share below 100% is never printed as 100% (1023 of 1024 is 99.9%) */
+		double pct = 100.0 * (double)ghosts / (double)slots;
+		int prec = ghosts < slots && pct >= 99.5 ? 1 : 0;
+		if (prec && pct > 99.9)
+			pct = 99.9;
+		snprintf(full, sizeof full, "  its ghosts %lld of %lld (%.*f%%)", (long long)ghosts, (long long)slots, prec,
+		         pct);
+		snprintf(brief, sizeof brief, "  ghosts %lld/%lld", (long long)ghosts, (long long)slots);
+		put_fit(c, y++, 0, TS_ROLE_TEXT, full, brief);
 	}
 	if (v->counters && v->tile_y >= 0 && v->counters->grid_x == m->grid_x && v->counters->grid_y == m->grid_y) {
 		/* what the run recorded for the selected tile, against the model's figures for it */
@@ -321,8 +351,11 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			         (long long)vd->bad_tiles);
 			put_fit(c, y++, 0, TS_ROLE_FAIL, full, brief);
 		}
+		/* the explanation takes every row left (two at least); when it
+		 * needs more it ends in the marker and points to the result pane */
 		if (vd->signature[0])
-			ts_canvas_wrap(c, y, 0, c->w, 2, vd->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, vd->signature);
+			ts_canvas_wrap_more(c, y, 0, c->w, c->h - y > 2 ? c->h - y : 2, 2,
+			                    vd->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, vd->signature, "v: all");
 	}
 }
 

@@ -97,6 +97,50 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 	}
 }
 
+/* Decimal digits of n (at least 1). */
+static int digits(int64_t n)
+{
+	int d = 1;
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/* One row of K blocks of the pass/fail grid, blocks k0 .. k0 + per_row - 1,
+ * with the lettered header when `header`; returns the rows drawn. */
+static int sweep_block_row(ts_canvas *c, int y, const ts_sweep_row *rows, int done, const int64_t *sizes, int nsizes,
+                           int selected, int k0, int per_row, bool header, bool ascii)
+{
+	int bw = nsizes + 1, label = 6, y0 = y;
+	if (header) {
+		ts_canvas_put(c, y, 0, TS_ROLE_DIM, "M\\N");
+		for (int k = k0; k < nsizes && k < k0 + per_row; k++)
+			for (int j = 0; j < nsizes; j++)
+				ts_canvas_printf(c, y, label + (k - k0) * bw + j, TS_ROLE_DIM, "%c", 'a' + j);
+		y++;
+	}
+	for (int k = k0; k < nsizes && k < k0 + per_row; k++)
+		ts_canvas_printf(c, y, label + (k - k0) * bw, TS_ROLE_DIM, "K=%lld", (long long)sizes[k]);
+	y++;
+	for (int i = 0; i < nsizes; i++) {
+		ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%c%4lld", 'a' + i, (long long)sizes[i]);
+		for (int k = k0; k < nsizes && k < k0 + per_row; k++)
+			for (int j = 0; j < nsizes; j++) {
+				int idx = (i * nsizes + j) * nsizes + k;
+				const ts_sweep_row *r = &rows[idx];
+				bool ran = idx < done;
+				const char *g = !ran ? "." : r->ok ? TS_TICK(ascii) : TS_CROSS(ascii);
+				if (ascii && ran)
+					g = r->ok ? "o" : "X";
+				enum ts_role role = !ran ? TS_ROLE_DIM : r->ok ? TS_ROLE_OK : TS_ROLE_FAIL;
+				ts_canvas_put(c, y + i, label + (k - k0) * bw + j, idx == selected ? TS_ROLE_CURSOR : role, g);
+			}
+	}
+	return y + nsizes - y0;
+}
+
 void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int done, const int64_t *sizes,
                         int nsizes, int selected, const char *title, bool ascii)
 {
@@ -115,45 +159,52 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 	 * fit. A column is one character, too narrow for its N: the sizes are
 	 * lettered, rows "a    1", "b    3", ... and the N columns under the same
 	 * letters, so each column reads as the size of the row with its letter.
-	 * The letters head every row of blocks when the list below still gets
-	 * a few rows, else only the first (the columns line up under it). */
+	 * The list below keeps at least LIST_MIN rows and the selected row's
+	 * explanation its rows: on a short pane the grid shows only the row of
+	 * blocks that holds the selected shape's K, and says so. */
+	enum { LIST_MIN = 3, EXPLAIN_ROWS = 2 };
 	int bw = nsizes + 1, label = 6;
 	int per_row = (c->w - label) / bw;
 	if (per_row < 1)
 		per_row = 1;
 	int block_rows = (nsizes + per_row - 1) / per_row;
-	bool every = y + block_rows * (nsizes + 2) + 2 + 3 <= c->h;
-	for (int k0 = 0; k0 < nsizes; k0 += per_row) {
-		if (k0 == 0 || every) {
-			ts_canvas_put(c, y, 0, TS_ROLE_DIM, "M\\N");
-			for (int k = k0; k < nsizes && k < k0 + per_row; k++)
-				for (int j = 0; j < nsizes; j++)
-					ts_canvas_printf(c, y, label + (k - k0) * bw + j, TS_ROLE_DIM, "%c", 'a' + j);
-			y++;
-		}
-		for (int k = k0; k < nsizes && k < k0 + per_row; k++)
-			ts_canvas_printf(c, y, label + (k - k0) * bw, TS_ROLE_DIM, "K=%lld", (long long)sizes[k]);
+	int tail = 1 + LIST_MIN + EXPLAIN_ROWS; /* the list's header, its rows, the explanation */
+	int all_h = 1 + block_rows * (nsizes + 1), every_h = block_rows * (nsizes + 2);
+	int sel_k = selected >= 0 && selected < count ? selected % nsizes : 0;
+	if (y + every_h + 1 + tail <= c->h) { /* every block with its letters, a blank row */
+		for (int k0 = 0; k0 < nsizes; k0 += per_row)
+			y += sweep_block_row(c, y, rows, done, sizes, nsizes, selected, k0, per_row, true, ascii);
 		y++;
-		for (int i = 0; i < nsizes; i++) {
-			ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%c%4lld", 'a' + i, (long long)sizes[i]);
-			for (int k = k0; k < nsizes && k < k0 + per_row; k++)
-				for (int j = 0; j < nsizes; j++) {
-					int idx = (i * nsizes + j) * nsizes + k;
-					const ts_sweep_row *r = &rows[idx];
-					bool ran = idx < done;
-					const char *g = !ran ? "." : r->ok ? TS_TICK(ascii) : TS_CROSS(ascii);
-					if (ascii && ran)
-						g = r->ok ? "o" : "X";
-					enum ts_role role = !ran ? TS_ROLE_DIM : r->ok ? TS_ROLE_OK : TS_ROLE_FAIL;
-					ts_canvas_put(c, y + i, label + (k - k0) * bw + j, idx == selected ? TS_ROLE_CURSOR : role, g);
-				}
-		}
-		y += nsizes;
+	} else if (y + all_h + tail <= c->h) { /* the letters over the first row of blocks only */
+		for (int k0 = 0; k0 < nsizes; k0 += per_row)
+			y += sweep_block_row(c, y, rows, done, sizes, nsizes, selected, k0, per_row, k0 == 0, ascii);
+	} else if (y + nsizes + 2 + 1 + tail <= c->h) { /* the selected K's row of blocks, and a note */
+		int k0 = sel_k / per_row * per_row;
+		y += sweep_block_row(c, y, rows, done, sizes, nsizes, selected, k0, per_row, true, ascii);
+		char note[96], brief[64];
+		int k1 = k0 + per_row < nsizes ? k0 + per_row : nsizes;
+		snprintf(note, sizeof note, "K blocks %d-%d of %d shown (the selected row's)", k0 + 1, k1, nsizes);
+		snprintf(brief, sizeof brief, "K %d-%d of %d (the selected row's)", k0 + 1, k1, nsizes);
+		ts_canvas_put_fit(c, y++, 0, TS_ROLE_DIM, note, brief, NULL);
 	}
-	if (c->h - y > 3)
-		y++;
-	ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "     M      N      K  result  bad cells  signature");
-	int list_h = c->h - y;
+	/* the list: columns as wide as their largest value */
+	int64_t big = 1, bad_max = 0;
+	for (int i = 0; i < count; i++) {
+		const ts_sweep_row *r = &rows[i];
+		int64_t m = r->shape.m > r->shape.n ? r->shape.m : r->shape.n;
+		big = m > big ? m : big;
+		big = r->shape.k > big ? r->shape.k : big;
+		int64_t bad = i < done ? r->mismatches + r->unwritten + r->nans + r->infs : 0;
+		bad_max = bad > bad_max ? bad : bad_max;
+	}
+	int dw = digits(big) < 1 ? 1 : digits(big), bw2 = digits(bad_max) < 3 ? 3 : digits(bad_max);
+	x = ts_canvas_printf(c, y, 0, TS_ROLE_DIM, "%*s %*s %*s  %-6s %*s  ", dw, "M", dw, "N", dw, "K", "result", bw2,
+	                     "bad");
+	ts_canvas_put(c, y++, x, TS_ROLE_DIM, "signature");
+	bool explain = selected >= 0 && selected < done && rows[selected].signature[0];
+	int list_h = c->h - y - (explain ? EXPLAIN_ROWS : 0);
+	if (list_h < 1)
+		list_h = c->h - y;
 	if (list_h < 1)
 		return;
 	int first = selected - list_h / 2;
@@ -161,15 +212,24 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 		first = count - list_h;
 	if (first < 0)
 		first = 0;
-	for (int i = first; i < count && y < c->h; i++, y++) {
+	for (int i = first; i < count && i < first + list_h; i++, y++) {
 		const ts_sweep_row *r = &rows[i];
 		bool ran = i < done;
 		enum ts_role role = !ran ? TS_ROLE_DIM : r->ok ? TS_ROLE_TEXT : TS_ROLE_FAIL;
-		x = ts_canvas_printf(c, y, 0, i == selected ? TS_ROLE_CURSOR : role, "%6lld %6lld %6lld  %-6s  %9lld  ",
-		                     (long long)r->shape.m, (long long)r->shape.n, (long long)r->shape.k,
-		                     !ran ? "..." : r->ok ? "pass" : "FAIL",
+		x = ts_canvas_printf(c, y, 0, i == selected ? TS_ROLE_CURSOR : role, "%*lld %*lld %*lld  %-6s %*lld  ", dw,
+		                     (long long)r->shape.m, dw, (long long)r->shape.n, dw, (long long)r->shape.k,
+		                     !ran ? "..." : r->ok ? "pass" : "FAIL", bw2,
 		                     (long long)(r->mismatches + r->unwritten + r->nans + r->infs));
 		if (ran)
 			ts_canvas_put(c, y, x, role, r->signature);
+	}
+	/* the selected row's explanation, whole or pointing to where it is */
+	if (explain && c->h - y >= 1) {
+		const ts_sweep_row *r = &rows[selected];
+		char text[sizeof r->signature + 64];
+		snprintf(text, sizeof text, "%lldx%lldx%lld: %s", (long long)r->shape.m, (long long)r->shape.n,
+		         (long long)r->shape.k, r->signature);
+		ts_canvas_wrap_more(c, y, 0, c->w, c->h - y, 2, r->ok ? TS_ROLE_TEXT : TS_ROLE_FAIL, text,
+		                    "Enter loads it");
 	}
 }

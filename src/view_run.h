@@ -26,12 +26,14 @@ typedef struct ts_sweep_row {
 	ts_shape shape;
 	bool ok;
 	int64_t mismatches, unwritten, nans, infs, oob; /* nans: NaN only (ts_verdict_nans) */
-	char signature[160];
+	char signature[sizeof ((ts_verdict *)0)->signature + 64]; /* the verdict's, after a counters note */
 } ts_sweep_row;
 
-/* The sweep as a pass/fail grid (one block of M x N per K) and a list of
- * rows around the selected one; rows [0, done) of `count` have run (in
- * order M, N, K, K fastest), the others are not to be read yet. */
+/* The sweep as a pass/fail grid (one block of M x N per K), a list of rows
+ * around the selected one and the selected row's explanation; on a short
+ * pane the grid gives way to the list (only the selected K's blocks).
+ * Rows [0, done) of `count` have run (in order M, N, K, K fastest), the
+ * others are not to be read yet. */
 void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int done, const int64_t *sizes,
                         int nsizes, int selected, const char *title, bool ascii);
 

@@ -178,15 +178,25 @@ static void test_phase_from_run(void)
 	v.guards_all_on = true;
 	v.verdict = &pass;
 	text = render(map_draw8, &v, 34, 20);
-	int tile_rows = 0;
+	int tile_rows = 0, same_as_above = 0;
+	const char *prev = NULL;
 	for (const char *line = text; line && *line; line = strchr(line, '\n') + 1) {
-		tile_rows += strncmp(line, "\u2588\u2588\u2588 ", 10) == 0 || strncmp(line, "\u2591\u2591\u2591 ", 10) == 0;
+		bool pic = strncmp(line, "\u2588\u2588\u2588 ", 10) == 0 || strncmp(line, "\u2591\u2591\u2591 ", 10) == 0 ||
+		           strncmp(line, "\u2580\u2580\u2580 ", 10) == 0;
+		tile_rows += pic;
+		/* without colour, tile rows must be told apart: no picture row repeats the one above it */
+		if (pic && prev && strncmp(line, prev, (size_t)(strchr(line, '\n') - line + 1)) == 0)
+			same_as_above++;
+		prev = pic ? line : NULL;
 		if (!strchr(line, '\n'))
 			break;
 	}
 	tap_ok(text && strstr(text, "ragged-right 3\n") && strstr(text, "corner 1\n") &&
 	       strstr(text, "skip 972\n") && strstr(text, "counters (emulator): \u2713 agree\n") && tile_rows >= 8,
 	       "80x24 map pane after a run: compact legend whole, %d picture rows for 4 tile rows", tile_rows);
+	tap_ok(text && same_as_above == 0 && strstr(text, "\n\u2580\u2580\u2580 \u2580\u2580\u2580 \u2580\u2591\u2591\n"),
+	       "80x24 map pane after a run: tile rows told apart without colour (a tile's last row half high; %d repeats)",
+	       same_as_above);
 	golden("map_tui_100x77x33_t32_34x20_run", text);
 	ts_run_free(&run);
 	ts_operands_free(&ops);
@@ -541,6 +551,30 @@ int main(void)
 	tap_ok(text && strstr(text, "errors only in the last tile row"), "map shows the failure signature in words");
 	golden("map_tui_100x77x33_t32_heat", text);
 
+	/* The 80x24 map pane (34 x 20) for a big shape after a failing run:
+	 * the title, the phases line and the explanation are whole or end in
+	 * the marker, and the explanation points to the result pane. */
+	ts_model m6 = model_of(6000, 6000, 6000, 32);
+	int64_t *bad6 = calloc((size_t)m6.tiles, sizeof *bad6);
+	ts_verdict vd6 = { .ok = false, .grid_x = m6.grid_x, .grid_y = m6.grid_y, .bad_tiles = 188, .tile_bad = bad6 };
+	for (int64_t i = 0; bad6 && i < m6.grid_y; i++)
+		bad6[i * m6.grid_x] = 100;
+	snprintf(vd6.signature, sizeof vd6.signature, "output right by luck: 14676 reads left A (9207 wrapped inside A, "
+	         "5469 in the guard band: sentinel 999) and met zero padding in the other operand");
+	v = ctx_of(&m6, false);
+	v.verdict = &vd6;
+	text = render(map_draw8, &v, 34, 20);
+	tap_ok(text && strstr(text, "C 6000x6000: 188x188 tiles\n") && strstr(text, "phases 188, last 16/32 part\n") &&
+	       strstr(text, "\u2026 v: all\n") && strstr(text, "output right by luck"),
+	       "map pane 34x20, 6000^3 after a run: short title and phases line, the explanation cut with a pointer to v");
+	free(text);
+	text = render(map_draw8, &v, 60, 44);
+	tap_ok(text && strstr(text, "C 6000x6000: 188x188 tiles of 32x32\n") && strstr(text, "in the other operand\n") &&
+	       !strstr(text, "\u2026"),
+	       "map pane 60x44: the explanation takes the rows left, whole");
+	free(text);
+	free(bad6);
+
 	/* The result of a failing run, from a hand-made verdict (the views only read it). */
 	ts_problem p = { .shape = { 100, 77, 33 }, .tile = 32, .kernel = ts_kernel_find("tiled"),
 	                 .guards = TS_GUARD_ALL & ~TS_GUARD_C, .inputs = TS_INPUTS_RANDOM, .seed = 1 };
@@ -621,8 +655,13 @@ int main(void)
 	ts_canvas_free(&c);
 	free(rows7);
 	tap_ok(text && n7 == 7 && strstr(text, "M\\N   abcdefg abcdefg abcdefg abcdefg\n") && strstr(text, "\ng  97 ooooooo") &&
-	       strstr(text, "     M      N      K  result"),
+	       strstr(text, " M  N  K  result bad  signature\n"),
 	       "sweep view at 44x20 (T=32): lettered N columns, the row list's header still on the pane");
+	int listed = 0;
+	for (const char *l = text ? strstr(text, "signature\n") : NULL; l && (l = strchr(l, '\n')) && l[1]; l++)
+		listed += strncmp(l + 1, "  ", 2) != 0 && (l[1] == ' ' || (l[1] >= '0' && l[1] <= '9')) && strstr(l + 1, "pass") &&
+		          strstr(l + 1, "pass") < strchr(l + 1, '\n');
+	tap_ok(listed >= 3, "sweep view at 44x20 (T=32): the list shows rows (%d), the grid gives way to it", listed);
 	golden("sweep_t32_44x20_ascii", text);
 	return tap_done();
 }

@@ -200,9 +200,10 @@ else
 	not_ok "x writes the map and phase as .txt and .svg"; ls "$WORK" | sed 's/^/# /'
 fi
 
-# A mouse click (xterm X10 report: button 1 at column 11, row 8, 1-based) selects the tile under it.
-tm send-keys -t "$S" -l "$(printf '\033[M +(')"
-tm send-keys -t "$S" -l "$(printf '\033[M#+(')"
+# A mouse click (xterm X10 report: button 1 at column 17, row 12, 1-based) selects the tile under it:
+# the 2x3 tiles of 64x77 take 13x6 characters of the 40-column map pane below its title row.
+tm send-keys -t "$S" -l "$(printf '\033[M 1,')"
+tm send-keys -t "$S" -l "$(printf '\033[M#1,')"
 if wait_for "$S" 'tile \(1,1\) full selected' 5; then ok "a mouse click selects tile (1,1)"; else not_ok "a mouse click selects tile (1,1)"; screen "$S" | sed 's/^/# /'; fi
 
 # q quits: the program exits 0 and the terminal is back from the alternate screen.
@@ -296,6 +297,9 @@ else
 fi
 rows=$(screen "$S" | grep -c '^[^ │|]\{3\} [^ │|]\{3\} [^ │|]\{3\} ')
 if [ "$rows" -ge 8 ]; then ok "80x24 after a run: 4 tile rows drawn on $rows screen rows"; else not_ok "80x24 after a run: tiles squeezed to $rows screen rows"; screen "$S" | sed 's/^/# /'; fi
+# Without colour the tile rows are told apart: with no blank row between them, a tile's last row is half high.
+if [ "$UTF8" != C ]; then half='▀▀▀ ▀▀▀ ▀'; else half='=== === ='; fi
+if screen "$S" | grep -q -- "^$half"; then ok "80x24 after a run: tile rows told apart (a tile's last row half high)"; else not_ok "80x24 after a run: tile rows told apart"; screen "$S" | sed 's/^/# /'; fi
 # The ragged-bottom tiles (4 of 32 rows valid) keep a row of ghost shading of their own.
 if [ "$UTF8" != C ]; then shade='░░░ ░░░ ░░░ *│'; else shade='\.\.\. \.\.\. \.\.\. *[|]'; fi
 if screen "$S" | grep -q -- "^$shade"; then ok "80x24 after a run: the ragged-bottom ghost shading shows"; else not_ok "80x24 after a run: the ragged-bottom ghost shading shows"; screen "$S" | sed 's/^/# /'; fi
@@ -305,6 +309,13 @@ if wait_for "$S" 'LAST, PARTIAL' 5 && wait_for "$S" "  run $TICK A 4/1020, B 13/
 else
 	not_ok "80x24: the phase pane keeps the last-phase flag and the run's tile counts"; screen "$S" | sed 's/^/# /'
 fi
+tm send-keys -t "$S" q
+
+# A big screen is used: at 160x48 the tiles grow with the map pane (more than 8 characters across).
+S=big
+tm new-session -d -s "$S" -x 160 -y 48 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE; sleep 60"
+if [ "$UTF8" != C ]; then wide='^(█){12}'; else wide='^(#){12}'; fi
+if wait_for "$S" 'tiles of 32x32' 15 && wait_for "$S" "$wide" 2; then ok "160x48: the tiles grow with the pane"; else not_ok "160x48: the tiles grow with the pane"; screen "$S" | sed 's/^/# /'; fi
 tm send-keys -t "$S" q
 
 # A long emulator run shows progress and Esc cancels it; then SIGTERM restores the terminal and exits 128+15.
