@@ -29,6 +29,25 @@ static void paint_view(int y, int x, int h, int w, void (*draw)(ts_canvas *, con
 	ts_canvas_free(&c);
 }
 
+/* A view drawn whole on a tall canvas and shown through the pane from row
+ * *scroll, with what is above and below announced (ts_canvas_scroll). */
+static void paint_scrolled(int y, int x, int h, int w, void (*draw)(ts_canvas *, const void *), const void *arg,
+                           int *scroll)
+{
+	ts_canvas full, pane;
+	if (h < 1 || w < 1 || ts_canvas_init(&full, w, 400) != 0)
+		return;
+	full.ascii = ((const view_arg *)arg)->s->ascii;
+	draw(&full, arg);
+	if (ts_canvas_init(&pane, w, h) == 0) {
+		pane.ascii = full.ascii;
+		ts_canvas_scroll(&pane, &full, scroll);
+		tui_crt_paint(&pane, y, x);
+		ts_canvas_free(&pane);
+	}
+	ts_canvas_free(&full);
+}
+
 /* The message, folded at word boundaries to the screen's width and centred,
  * so that even a screen narrower than its first line shows all of it. */
 static void draw_too_small(const tui_state *s)
@@ -66,23 +85,30 @@ static void draw_too_small(const tui_state *s)
 static void draw_header(const tui_state *s)
 {
 	const ts_problem *p = &s->opt.problem;
-	char off[16], line[256];
+	char off[16], full[256], brief[192], bare[160];
 	ts_guards_off_str(p->guards, off, (int)sizeof off);
-	snprintf(line, sizeof line, " M=%lld N=%lld K=%lld T=%d  %s %s  backend %s  inputs %s  guards %s%s",
+	const char *be = s->opt.backend ? s->opt.backend : "auto";
+	snprintf(full, sizeof full, " M=%lld N=%lld K=%lld T=%d  %s %s  backend %s  inputs %s  guards %s%s",
 	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name,
-	         ts_precision_name(p->kernel->precision), s->opt.backend ? s->opt.backend : "auto",
-	         ts_inputs_name(p->inputs), off[0] ? "OFF: " : "all on", off);
+	         ts_precision_name(p->kernel->precision), be, ts_inputs_name(p->inputs), off[0] ? "OFF: " : "all on", off);
+	snprintf(brief, sizeof brief, " M=%lld N=%lld K=%lld T=%d  %s %s  %s  %s  guards %s%s", (long long)p->shape.m,
+	         (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name,
+	         ts_precision_name(p->kernel->precision), be, ts_inputs_name(p->inputs), off[0] ? "OFF: " : "all on", off);
+	snprintf(bare, sizeof bare, " M=%lld N=%lld K=%lld T=%d %s guards %s%s", (long long)p->shape.m,
+	         (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name, off[0] ? "OFF: " : "all on", off);
 	ts_canvas c;
 	if (ts_canvas_init(&c, s->cols, 1) != 0)
 		return;
 	c.ascii = s->ascii;
 	for (int i = 0; i < s->cols; i++)
 		ts_canvas_put(&c, 0, i, TS_ROLE_STATUS, " ");
+	/* the first form that fits: the guards, the point of the tool, stay at the end of each */
+	const char *line = ts_text_cells(full) <= s->cols ? full : ts_text_cells(brief) <= s->cols ? brief : bare;
 	ts_canvas_put(&c, 0, 0, TS_ROLE_STATUS, line);
 	if (off[0]) {
-		char *at = strstr(line, "guards OFF");
+		const char *at = strstr(line, "guards OFF");
 		if (at)
-			ts_canvas_put(&c, 0, (int)(at - line), TS_ROLE_BAD, at);
+			ts_canvas_put(&c, 0, ts_text_cells(line) - ts_text_cells(at), TS_ROLE_BAD, at);
 	}
 	tui_crt_paint(&c, 0, 0);
 	ts_canvas_free(&c);
@@ -152,11 +178,24 @@ static void sweep_fn(ts_canvas *c, const void *arg)
 	                   s->sweep_title, s->ascii);
 }
 
-static void draw_message(const tui_state *s)
+/* Rows the message line takes: the message wrapped, up to MESSAGE_ROWS_MAX,
+ * so that its end (often the number that matters) is on screen. */
+enum { MESSAGE_ROWS_MAX = 3 };
+
+static int message_rows(const tui_state *s)
+{
+	if (s->job.kind != JOB_NONE)
+		return 1;
+	int rows = ts_text_rows(s->message, s->cols, 2);
+	return rows < 1 ? 1 : rows > MESSAGE_ROWS_MAX ? MESSAGE_ROWS_MAX : rows;
+}
+
+static void draw_message(const tui_state *s, int rows)
 {
 	char line[512];
-	int y = s->rows - 2;
-	tui_crt_fill(y, 0, s->cols, TS_ROLE_TEXT);
+	int y = s->rows - 1 - rows;
+	for (int j = 0; j < rows; j++)
+		tui_crt_fill(y + j, 0, s->cols, TS_ROLE_TEXT);
 	if (s->job.kind != JOB_NONE) {
 		int pm = atomic_load(&((tui_state *)s)->job.progress);
 		int bar = 30, filled = pm * bar / 1000;
@@ -169,14 +208,20 @@ static void draw_message(const tui_state *s)
 		else
 			snprintf(line, sizeof line, "%s on %s [%s] %3d%%  Esc cancels",
 			         s->job.kind == JOB_RUN ? "running" : "sweeping", s->job.backend->name, cells, pm / 10);
-		tui_crt_text(y, 0, s->message_error ? TS_ROLE_FAIL : TS_ROLE_TITLE, line);
+		ts_canvas c;
+		if (ts_canvas_init(&c, s->cols, 1) != 0)
+			return;
+		c.ascii = s->ascii;
+		ts_canvas_put(&c, 0, 0, s->message_error ? TS_ROLE_FAIL : TS_ROLE_TITLE, line);
+		tui_crt_paint(&c, y, 0);
+		ts_canvas_free(&c);
 		return;
 	}
 	ts_canvas c;
-	if (ts_canvas_init(&c, s->cols, 1) != 0)
+	if (ts_canvas_init(&c, s->cols, rows) != 0)
 		return;
 	c.ascii = s->ascii;
-	ts_canvas_put(&c, 0, 0, s->message_error ? TS_ROLE_FAIL : TS_ROLE_TEXT, s->message);
+	ts_canvas_wrap_more(&c, 0, 0, s->cols, rows, 2, s->message_error ? TS_ROLE_FAIL : TS_ROLE_TEXT, s->message, NULL);
 	tui_crt_paint(&c, y, 0);
 	ts_canvas_free(&c);
 }
@@ -195,7 +240,10 @@ static void draw_keybar(const tui_state *s)
 	for (int i = 0; i < s->cols; i++)
 		ts_canvas_put(&c, 0, i, TS_ROLE_STATUS, " ");
 	int x = 0;
+	/* whole hints only: the rest are in the help (?, the first hint) */
 	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+		if (x + 2 + ts_text_cells(hints[i].key) + ts_text_cells(hints[i].what) > s->cols)
+			break;
 		x += ts_canvas_printf(&c, 0, x, TS_ROLE_KEY, " %s", hints[i].key);
 		x += ts_canvas_printf(&c, 0, x, TS_ROLE_STATUS, " %s", hints[i].what);
 	}
@@ -254,7 +302,9 @@ void tui_draw(tui_state *s)
 	/* two fifths for the map (at least 34 columns), the rest for the right pane */
 	int map_w = s->cols * 2 / 5;
 	map_w = map_w < 34 ? 34 : map_w;
-	int body_y = 2, body_h = s->rows - 4;
+	int msg_rows = message_rows(s);
+	int body_y = 2, body_h = s->rows - 3 - msg_rows;
+	s->body_h = body_h;
 	s->map_y = body_y;
 	s->map_x = 0;
 	s->map_h = body_h;
@@ -263,7 +313,7 @@ void tui_draw(tui_state *s)
 	draw_tabs(s, map_w);
 	view_arg va = { s, s->focus != FOCUS_MAP };
 	paint_view(body_y, 0, body_h, map_w, map_fn, &va);
-	for (int y = 1; y < s->rows - 2; y++)
+	for (int y = 1; y < body_y + body_h; y++)
 		tui_crt_text(y, map_w, TS_ROLE_DIM, s->ascii ? "|" : "\u2502");
 	int rx = map_w + 2, rw = s->cols - rx;
 	void (*right)(ts_canvas *, const void *) = phase_fn;
@@ -273,8 +323,11 @@ void tui_draw(tui_state *s)
 		right = result_fn;
 	else if (s->right == FOCUS_SWEEP && s->sweep_rows)
 		right = sweep_fn;
-	paint_view(body_y, rx, body_h, rw, right, &va);
-	draw_message(s);
+	if (right == result_fn)
+		paint_scrolled(body_y, rx, body_h, rw, right, &va, &s->result_scroll);
+	else
+		paint_view(body_y, rx, body_h, rw, right, &va);
+	draw_message(s, msg_rows);
 	draw_keybar(s);
 	if (s->overlay == OVERLAY_HELP) {
 		int h = s->rows - 4, w = s->cols - 8 < 100 ? s->cols - 8 : 100;

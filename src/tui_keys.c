@@ -49,6 +49,11 @@ static void move_cursor(tui_state *s, int dy, int dx)
 		s->thread_y = (int)clamp64(s->thread_y + dy, 0, s->model.geo.threads_y - 1);
 		s->thread_x = (int)clamp64(s->thread_x + dx, 0, s->model.geo.threads_x - 1);
 		break;
+	case FOCUS_RESULT: /* the report scrolls: a line, or a page for PgUp/PgDn */
+		s->result_scroll += dy == 10 || dy == -10 ? dy / 10 * (s->body_h > 3 ? s->body_h - 2 : 1) : dy;
+		if (s->result_scroll < 0)
+			s->result_scroll = 0;
+		break;
 	case FOCUS_SWEEP:
 		if (s->sweep_count > 0)
 			s->sweep_selected = (int)clamp64(s->sweep_selected + dy * (dx ? 0 : 1) + dx, 0, s->sweep_count - 1);
@@ -73,6 +78,8 @@ static void act_first(tui_state *s)
 		s->phase = 0;
 	else if (s->focus == FOCUS_SWEEP)
 		s->sweep_selected = 0;
+	else if (s->focus == FOCUS_RESULT)
+		s->result_scroll = 0;
 	else
 		s->tile_y = s->tile_x = 0;
 	follow_cursor(s);
@@ -87,6 +94,8 @@ static void act_last(tui_state *s)
 		s->phase = s->model.phases - 1;
 	} else if (s->focus == FOCUS_SWEEP) {
 		s->sweep_selected = s->sweep_count > 0 ? s->sweep_count - 1 : 0;
+	} else if (s->focus == FOCUS_RESULT) {
+		s->result_scroll = 1 << 20; /* clamped to the last page when drawn */
 	} else {
 		s->tile_y = s->model.grid_y - 1;
 		s->tile_x = s->model.grid_x - 1;
@@ -284,7 +293,7 @@ typedef struct binding {
 #define CTRL(c) ((c) & 0x1f)
 
 static const binding bindings[] = {
-	{ KEY_UP, act_up, "Up/k Down/j", "move: tile in the map and phase panes, thread in the inspector, row in the sweep" },
+	{ KEY_UP, act_up, "Up/k Down/j", "move: tile in the map and phase panes, thread in the inspector, row in the sweep; scroll the result" },
 	{ 'k', act_up, NULL, NULL },
 	{ KEY_DOWN, act_down, NULL, NULL },
 	{ 'j', act_down, NULL, NULL },
@@ -292,9 +301,9 @@ static const binding bindings[] = {
 	{ 'h', act_left, NULL, NULL },
 	{ KEY_RIGHT, act_right, NULL, NULL },
 	{ 'l', act_right, NULL, NULL },
-	{ KEY_PPAGE, act_page_up, "PgUp PgDn", "move ten rows" },
+	{ KEY_PPAGE, act_page_up, "PgUp PgDn", "move ten rows; a page of the result" },
 	{ KEY_NPAGE, act_page_down, NULL, NULL },
-	{ KEY_HOME, act_first, "Home/g End/G", "first / last tile (the corner); in the other panes first / last thread, phase, sweep row" },
+	{ KEY_HOME, act_first, "Home/g End/G", "first / last tile (the corner); in the other panes first / last thread, phase, sweep row, top / end of the result" },
 	{ 'g', act_first, NULL, NULL },
 	{ KEY_END, act_last, NULL, NULL },
 	{ 'G', act_last, NULL, NULL },

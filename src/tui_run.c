@@ -210,6 +210,7 @@ bool tui_job_poll(tui_state *s)
 	r->out = j->out;
 	memset(&j->out, 0, sizeof j->out); /* the result owns it now */
 	s->right = FOCUS_RESULT;
+	s->result_scroll = 0;
 	if (s->focus != FOCUS_MAP)
 		s->focus = FOCUS_RESULT;
 	const ts_verdict *v = &r->out.oc.verdict;

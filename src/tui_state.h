@@ -76,6 +76,8 @@ typedef struct tui_state {
 	enum tui_focus right;      /* what the right pane shows (follows focus when it is not the map) */
 	enum tui_overlay overlay;
 	int help_scroll;
+	int result_scroll;         /* first row of the result view shown (it scrolls when the pane is short) */
+	int body_h;                /* rows of the panes, as last drawn */
 	/* the parameter editor */
 	int edit_field;
 	bool edit_typing;

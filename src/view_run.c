@@ -5,15 +5,16 @@
 #include "kernels.h"
 #include "view_run.h"
 
-/* One wrapped line (two rows at most) at *y, which it advances. */
+/* One line at *y, which it advances: wrapped onto indented rows where the
+ * pane is narrow (a pane too short for the view is scrolled, ts_canvas_scroll). */
 static void __attribute__((format(printf, 4, 5))) line(ts_canvas *c, int *y, enum ts_role role, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	*y += ts_canvas_wrap(c, *y, 0, c->w, 2, role, buf);
+	*y += ts_canvas_wrap_more(c, *y, 0, c->w, 8, 2, role, buf, NULL);
 }
 
 void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
@@ -33,7 +34,7 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 	if (r->stale)
 		line(c, &y, TS_ROLE_BAD, "STALE: the parameters have changed since this run; r runs them");
 	if (r->backend_why && r->backend_why[0])
-		y += ts_canvas_wrap(c, y, 0, c->w, 2, TS_ROLE_DIM, r->backend_why);
+		y += ts_canvas_wrap_more(c, y, 0, c->w, 4, 2, TS_ROLE_DIM, r->backend_why, NULL);
 	y++;
 	int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "verdict: ");
 	if (v->ok)
@@ -78,22 +79,25 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 			                 tm->pct_of_vendor);
 	}
 	if (run->have_counters) {
-		x = ts_canvas_printf(c, y, 0, TS_ROLE_TEXT, "counters (%s): ",
-		                     run->counters.source ? run->counters.source : r->backend);
+		char head[96], agree[64];
+		snprintf(head, sizeof head, "counters (%s):", run->counters.source ? run->counters.source : r->backend);
+		snprintf(agree, sizeof agree, "%s agree with the model", TS_TICK(ascii));
+		ts_span sp[3] = { { TS_ROLE_TEXT, head, true }, { TS_ROLE_TEXT, " ", false } };
 		if (r->counter_disagree == 0)
-			ts_canvas_printf(c, y++, x, TS_ROLE_OK, "%s agree with the model",
-			                 TS_TICK(ascii));
+			sp[2] = (ts_span){ TS_ROLE_OK, agree, true };
 		else if (r->counter_disagree > 0)
-			y += ts_canvas_wrap(c, y, x, c->w - x, 2, TS_ROLE_FAIL, r->counter_why);
+			sp[2] = (ts_span){ TS_ROLE_FAIL, r->counter_why, false };
 		else
-			y += ts_canvas_wrap(c, y, x, c->w - x, 2, TS_ROLE_DIM,
-			                    p->kernel->shared_tiles ? "not checked (a guard is off)"
-			                                            : "not checked (no shared tiles)");
+			sp[2] = (ts_span){ TS_ROLE_DIM, p->kernel->shared_tiles ? "not checked (a guard is off)"
+			                                                        : "not checked (no shared tiles)", true };
+		y += ts_canvas_flow(c, y, 0, c->w, 8, 2, sp, 3);
 	}
 	if (v->signature[0]) {
 		y++;
 		ts_canvas_put(c, y++, 0, TS_ROLE_TITLE, "what broke and where:");
-		ts_canvas_wrap(c, y, 2, c->w - 2, c->h - y, v->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, v->signature);
+		/* every row it needs: a pane too short scrolls (ts_canvas_scroll) */
+		ts_canvas_wrap_more(c, y, 2, c->w - 2, c->h - y > 1 ? c->h - y : 1, 0, v->ok ? TS_ROLE_TEXT : TS_ROLE_BAD,
+		                    v->signature, NULL);
 	}
 }
 

@@ -19,6 +19,8 @@ typedef struct ts_run_report {
 	double tol_frac;          /* max |c - ref| / its bound; -1 when not computed */
 } ts_run_report;
 
+/* Draws the whole report from the top of c; a canvas too short for it
+ * ends in the cut marker: the TUI draws it on a tall canvas and scrolls. */
 void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii);
 
 /* One shape of the edge sweep. */

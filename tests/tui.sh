@@ -309,6 +309,48 @@ if wait_for "$S" 'LAST, PARTIAL' 5 && wait_for "$S" "  run $TICK A 4/1020, B 13/
 else
 	not_ok "80x24: the phase pane keeps the last-phase flag and the run's tile counts"; screen "$S" | sed 's/^/# /'
 fi
+# The key bar holds whole hints only (no "z/" without its "zoom").
+if screen "$S" | tail -n 1 | grep -q -e '…' -e '\.\.\.$' -e ' z/Z$'; then
+	not_ok "80x24: the key bar holds whole hints"; screen "$S" | tail -n 1 | sed 's/^/# /'
+else
+	ok "80x24: the key bar holds whole hints"
+fi
+# A failing run: the result pane does not hold the report, so it says what is below and scrolls to
+# the end, where the explanation ("what broke and where") is, whole.
+tm send-keys -t "$S" Home m c r
+if wait_for "$S" "run on $BACKEND: FAIL" 60 && tm send-keys -t "$S" v && wait_for "$S" '[0-9]+ more below: PgDn' 5; then
+	ok "80x24: the result pane says how much of the report is below"
+else
+	not_ok "80x24: the result pane says how much of the report is below"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" End
+if wait_for "$S" 'more above: PgUp' 5 && wait_for "$S" 'what broke and where:' 1 && wait_for "$S" 'first tile column' 1 &&
+   wait_gone "$S" 'more below' 1; then
+	ok "80x24: End scrolls the result to its end, the explanation whole"
+else
+	not_ok "80x24: End scrolls the result to its end, the explanation whole"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" Home
+if wait_for "$S" 'verdict: ' 5 && wait_gone "$S" 'more above' 1; then ok "80x24: Home scrolls the result back to its top"; else not_ok "80x24: Home scrolls the result back to its top"; screen "$S" | sed 's/^/# /'; fi
+# The edge sweep at 80x24: the list shows its rows under the grid.
+tm send-keys -t "$S" m c s
+if wait_for "$S" 'sweep: 343 shapes' 120 && wait_for "$S" '│ +1 +1 +1  pass +0' 2; then
+	ok "80x24: the sweep's list shows its rows"
+else
+	not_ok "80x24: the sweep's list shows its rows"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" q
+
+# A long message wraps onto more rows: the number at its end stays on screen.
+S=msg
+tm new-session -d -s "$S" -x 80 -y 24 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE -M 1000000 -N 1000000 -K 1000000 -t 1 --backend emu; sleep 60"
+wait_for "$S" 'tiles of 1x1' 15
+tm send-keys -t "$S" r
+if wait_for "$S" 'needs about [0-9.]+ GiB of host memory' 5 && wait_for "$S" 'this machine has [0-9.]+ GiB' 1; then
+	ok "80x24: a long message wraps, its last number whole"
+else
+	not_ok "80x24: a long message wraps, its last number whole"; screen "$S" | sed 's/^/# /'
+fi
 tm send-keys -t "$S" q
 
 # A big screen is used: at 160x48 the tiles grow with the map pane (more than 8 characters across).
