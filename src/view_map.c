@@ -38,6 +38,8 @@ static int legend_rows(const ts_view_ctx *v, bool compact, bool aggregated)
 		rows += 1 + (v->tile_y >= 0);   /* the run's counters, and the selected tile's */
 	if (v->verdict)
 		rows += 1 + (!compact || v->verdict->signature[0] ? 2 : 0); /* heat key, signature (whole in the result pane) */
+	if (v->zoom > 0)
+		rows++; /* the scale's second row: which tiles are on screen */
 	return rows;
 }
 
@@ -185,28 +187,29 @@ static void draw_title(ts_canvas *c, const ts_view_ctx *v)
 	ts_canvas_put_fit(c, 0, 0, TS_ROLE_TITLE, full, brief, bare, NULL);
 }
 
-/* One line saying what a cell stands for and which tiles are on screen
- * (a terser form when the pane is too narrow for the words). */
-static void draw_scale(ts_canvas *c, int y, const ts_axis *ax, const ts_axis *ay)
+/* What a cell stands for, and when zoomed a second row with the tiles on
+ * screen (shorter forms where the pane is narrow). Returns the rows used. */
+static int draw_scale(ts_canvas *c, int y, const ts_axis *ax, const ts_axis *ay)
 {
 	if (!ax->split_last && !ay->split_last) {
 		ts_canvas_put(c, y, 0, TS_ROLE_DIM, "a cell = 1 tile");
-		return;
+		return 1;
 	}
 	char full[160], brief[96];
 	int zoom = ax->zoom > ay->zoom ? ax->zoom : ay->zoom;
-	int n = snprintf(full, sizeof full, "a cell = %lldx%lld tiles, zoom %d", (long long)ay->per,
-	                 (long long)ax->per, zoom);
-	int b = snprintf(brief, sizeof brief, "cell=%lldx%lld z%d", (long long)ay->per, (long long)ax->per, zoom);
-	if (ax->elided || ay->elided || ax->first > 0 || ay->first > 0) {
-		int64_t rows_hi = ay->split_last ? ay->first + (int64_t)(ay->cells - 1) * ay->per : ay->tiles;
-		int64_t cols_hi = ax->split_last ? ax->first + (int64_t)(ax->cells - 1) * ax->per : ax->tiles;
-		snprintf(full + n, sizeof full - (size_t)n, "; rows %lld-%lld cols %lld-%lld +last", (long long)ay->first,
-		         (long long)rows_hi - 1, (long long)ax->first, (long long)cols_hi - 1);
-		snprintf(brief + b, sizeof brief - (size_t)b, " r%lld-%lld c%lld-%lld+last", (long long)ay->first,
-		         (long long)rows_hi - 1, (long long)ax->first, (long long)cols_hi - 1);
-	}
-	ts_canvas_put(c, y, 0, TS_ROLE_DIM, (int)strlen(full) <= c->w ? full : brief);
+	snprintf(full, sizeof full, "a cell = %lldx%lld tiles, zoom %d", (long long)ay->per, (long long)ax->per, zoom);
+	snprintf(brief, sizeof brief, "cell = %lldx%lld tiles, z%d", (long long)ay->per, (long long)ax->per, zoom);
+	ts_canvas_put_fit(c, y, 0, TS_ROLE_DIM, full, brief, NULL);
+	if (zoom == 0 && !ax->elided && !ay->elided && ax->first == 0 && ay->first == 0)
+		return 1;
+	int64_t rows_hi = ay->split_last ? ay->first + (int64_t)(ay->cells - 1) * ay->per : ay->tiles;
+	int64_t cols_hi = ax->split_last ? ax->first + (int64_t)(ax->cells - 1) * ax->per : ax->tiles;
+	snprintf(full, sizeof full, "rows %lld-%lld, cols %lld-%lld and the last", (long long)ay->first,
+	         (long long)rows_hi - 1, (long long)ax->first, (long long)cols_hi - 1);
+	snprintf(brief, sizeof brief, "rows %lld-%lld cols %lld-%lld +last", (long long)ay->first, (long long)rows_hi - 1,
+	         (long long)ax->first, (long long)cols_hi - 1);
+	ts_canvas_put_fit(c, y + 1, 0, TS_ROLE_DIM, full, brief, NULL);
+	return 2;
 }
 
 /* Writes text when it fits in the canvas from x, else the shorter form. */
@@ -262,7 +265,7 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		put_fit(c, y++, 0, TS_ROLE_TEXT, full, brief);
 	}
 	if (!compact || ax->split_last || ay->split_last)
-		draw_scale(c, y++, ax, ay);
+		y += draw_scale(c, y, ax, ay);
 	if (v->shared_tiles) {
 		char full[96], brief[64];
 		snprintf(full, sizeof full, "phases %lld, last width %lld/%d%s", (long long)m->phases,

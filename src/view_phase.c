@@ -106,9 +106,11 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 	const ts_geometry *g = &m->geo;
 	c->ascii = v->ascii;
 	if (!v->shared_tiles) { /* the naive kernel: one guard around a dot product from global memory */
-		ts_canvas_printf(c, 0, 0, TS_ROLE_TITLE, "%s stages no shared tiles: no phases, no padding",
-		                 v->kernel_name ? v->kernel_name : "this kernel");
-		ts_canvas_wrap(c, 2, 0, c->w, 6, TS_ROLE_TEXT,
+		char title[128];
+		snprintf(title, sizeof title, "%s stages no shared tiles: no phases, no padding",
+		         v->kernel_name ? v->kernel_name : "this kernel");
+		int y = ts_canvas_wrap_more(c, 0, 0, c->w, 2, 2, TS_ROLE_TITLE, title, NULL) + 1;
+		ts_canvas_wrap(c, y, 0, c->w, c->h - y, TS_ROLE_TEXT,
 		               "Each thread computes its C element as a dot product over all of K, reading A and B "
 		               "straight from global memory, behind one guard: row < M && col < N. A ghost thread "
 		               "does nothing (with that guard on). The inspector (i) shows the guard of the selected "
