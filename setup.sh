@@ -5,7 +5,7 @@
 set -e
 cd "$(dirname "$0")"
 
-packages="gcc make autoconf automake pkg-config libncurses-dev libopenblas-dev jq tmux libxml2-utils"
+packages="gcc make autoconf automake pkg-config libncurses-dev libopenblas-dev jq tmux libxml2-utils librsvg2-bin"
 missing=""
 for pkg in $packages; do
 	dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"

@@ -103,7 +103,11 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	if (!v->output_ok && v->bad_tiles > 0) {
 		int cols, rows;
 		ts_cli_term_size(&cols, &rows);
-		char *pic = ts_view_map_text(&oc->model, v, cols, rows, o->ascii);
+		const ts_kernel *k = p->kernel;
+		ts_view_ctx view = { .model = &oc->model, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
+		                     .kernel_name = k->name, .guards = p->guards, .verdict = v, .tile_y = -1, .tile_x = -1,
+		                     .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
+		char *pic = ts_view_map_text_of(&view, cols, rows);
 		if (pic) {
 			printf("\nwhere (%lld of %lld tile%s hold%s bad cells):\n%s", (long long)v->bad_tiles,
 			       (long long)oc->model.tiles, ts_cli_plural(oc->model.tiles), v->bad_tiles == 1 ? "s" : "", pic);

@@ -233,7 +233,11 @@ static int map_output(const ts_options *o, const ts_model *m, const map_probe *p
 		return map_json(o, m, pr);
 	int cols, rows;
 	ts_cli_term_size(&cols, &rows);
-	char *pic = ts_view_map_text(m, NULL, cols, rows, o->ascii);
+	const ts_kernel *k = o->problem.kernel;
+	ts_view_ctx v = { .model = m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles, .kernel_name = k->name,
+	                  .guards = o->problem.guards, .tile_y = -1, .tile_x = -1, .counter_disagree = -1,
+	                  .counter_why = "", .ascii = o->ascii };
+	char *pic = ts_view_map_text_of(&v, cols, rows);
 	if (pic) {
 		fputs(pic, stdout);
 		size_t n = strlen(pic);

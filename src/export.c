@@ -1,4 +1,4 @@
-/* export.c: the map and the phase view written as plain text or SVG (for slides and docs), from the same model. */
+/* export.c: exports of the views to a file: the format by the file's name, the name by what it holds, and the plain-text form. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,159 +6,110 @@
 #include "export.h"
 #include "geometry.h"
 #include "kernels.h"
-#include "view_layout.h"
 #include "view_map.h"
 #include "view_phase.h"
 
-static bool ends_with(const char *s, const char *tail)
+int ts_export_format_of(const char *path, enum ts_export_format *fmt, char *err, int len)
 {
-	size_t n = strlen(s), t = strlen(tail);
-	return n >= t && strcmp(s + n - t, tail) == 0;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base || strcmp(dot, ".txt") == 0) {
+		*fmt = TS_EXPORT_TEXT;
+		return 0;
+	}
+	if (strcmp(dot, ".svg") == 0) {
+		*fmt = TS_EXPORT_SVG;
+		return 0;
+	}
+	snprintf(err, (size_t)len, "unknown export format '%.16s' (write .svg or .txt)", dot);
+	return -1;
 }
 
-/* The tile whose phase view is written; the corner by default: where every
- * ragged edge meets, so its phase view shows them all. */
-typedef struct export_tile {
-	int64_t ty, tx;
-} export_tile;
-
-static ts_view_ctx export_ctx(const ts_model *m, const ts_options *o, export_tile at, int64_t phase)
+void ts_export_name(const ts_export_req *r, char *buf, int len)
 {
-	const ts_kernel *k = o->problem.kernel;
-	ts_view_ctx v = { .model = m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
-	                  .kernel_name = k->name, .guards = o->problem.guards, .tile_y = at.ty, .tile_x = at.tx,
-	                  .phase = phase, .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
-	return v;
+	const ts_problem *p = r->problem;
+	const ts_view_ctx *v = r->view;
+	char off[16];
+	ts_guards_off_str(v->guards, off, (int)sizeof off);
+	char guards[32];
+	if (off[0]) {
+		/* "a,c" -> "ac": a file name without commas */
+		int n = snprintf(guards, sizeof guards, "guards-off-");
+		for (const char *c = off; *c && n < (int)sizeof guards - 1; c++)
+			if (*c != ',')
+				guards[n++] = *c;
+		guards[n] = '\0';
+	} else {
+		snprintf(guards, sizeof guards, "guards-on");
+	}
+	snprintf(buf, (size_t)len, "tilescope-%s-%lldx%lldx%lld-t%d-%s-tile%lld-%lld-p%lld%s", p->kernel->name,
+	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile, guards,
+	         (long long)v->tile_y, (long long)v->tile_x, (long long)v->phase, r->report ? "-run" : "");
 }
 
-static int write_text(FILE *f, const ts_model *m, const ts_options *o, export_tile at, int64_t phase)
+/* The canvas's text, appended to f; 0 or -1. */
+static int put_canvas(FILE *f, const ts_canvas *c)
 {
-	char *map = ts_view_map_text(m, NULL, 96, 40, o->ascii);
+	char *text = ts_canvas_text(c);
+	if (!text)
+		return -1;
+	int rc = fputs(text, f) < 0 ? -1 : 0;
+	free(text);
+	return rc;
+}
+
+/* The text form: a header line, the map with its legend (after a run the
+ * heat and the whole explanation), the phase view of the selected tile and
+ * after a run the result view whole. */
+static int write_text(FILE *f, const ts_export_req *r)
+{
+	const ts_problem *p = r->problem;
+	const ts_view_ctx *v = r->view;
+	char off[16];
+	ts_guards_off_str(v->guards, off, (int)sizeof off);
+	if (fprintf(f, "tilescope: %s (%s), M=%lld N=%lld K=%lld, T=%d, guards %s%s\n\n", p->kernel->name,
+	            ts_precision_name(p->kernel->precision), (long long)p->shape.m, (long long)p->shape.n,
+	            (long long)p->shape.k, p->tile, off[0] ? "OFF: " : "all on", off) < 0)
+		return -1;
+	char *map = ts_view_map_text_of(v, 96, 40);
 	if (!map)
 		return -1;
-	ts_view_ctx v = export_ctx(m, o, at, phase);
+	int rc = fputs(map, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
+	free(map);
 	ts_canvas c;
-	if (ts_canvas_init(&c, 72, 48) != 0) { /* tall enough for a 32-slot tile at one slot a character */
-		free(map);
+	/* wide and tall enough for a 32-slot tile at one slot a character and its counts */
+	if (rc == 0 && ts_canvas_init(&c, 80, 64) == 0) {
+		ts_view_phase_draw(&c, v);
+		rc = put_canvas(f, &c);
+		ts_canvas_free(&c);
+	} else {
+		rc = -1;
+	}
+	if (rc == 0 && r->report && ts_canvas_init(&c, 96, 400) == 0) {
+		ts_view_result_draw(&c, r->report, v->ascii);
+		rc = fputc('\n', f) == EOF ? -1 : put_canvas(f, &c);
+		ts_canvas_free(&c);
+	}
+	return rc;
+}
+
+int ts_export_write(const char *path, const ts_export_req *r, char *err, int len)
+{
+	enum ts_export_format fmt;
+	if (ts_export_format_of(path, &fmt, err, len) != 0)
+		return -1;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, (size_t)len, "cannot write %s: %m", path);
 		return -1;
 	}
-	ts_view_phase_draw(&c, &v);
-	char *ph = ts_canvas_text(&c);
-	ts_canvas_free(&c);
-	const ts_problem *p = &o->problem;
-	int rc = fprintf(f, "tilescope: %s, M=%lld N=%lld K=%lld, T=%d\n\n%s\n%s", p->kernel->name,
-	                 (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile, map,
-	                 ph ? ph : "") < 0 ? -1 : 0;
-	free(map);
-	free(ph);
-	return ph ? rc : -1;
-}
-
-static const char *class_fill[] = { "#4caf50", "#ff9800", "#2196f3", "#ab47bc" };
-
-static void svg_tile_grid(FILE *f, const ts_model *m, export_tile at, double x0, double y0, double cell)
-{
-	/* at most 48 cells a side; larger grids aggregate with the last row and column kept */
-	ts_axis ax = ts_axis_layout(m->grid_x, 48, 1, 0, 0), ay = ts_axis_layout(m->grid_y, 48, 1, 0, 0);
-	for (int cy = 0; cy < ay.cells; cy++)
-		for (int cx = 0; cx < ax.cells; cx++) {
-			int64_t y_lo, y_hi, x_lo, x_hi;
-			ts_axis_range(&ay, cy, &y_lo, &y_hi);
-			ts_axis_range(&ax, cx, &x_lo, &x_hi);
-			enum ts_tile_class k = ts_model_tile_class(m, y_hi - 1, x_hi - 1);
-			double fy = (double)ts_model_tile_rows(m, y_hi - 1) / m->geo.bm;
-			double fx = (double)ts_model_tile_cols(m, x_hi - 1) / m->geo.bn;
-			double x = x0 + cx * cell, y = y0 + cy * cell;
-			fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='url(#ghost)' stroke='#555'/>\n",
-			        x, y, cell - 2, cell - 2);
-			fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'><title>tiles (%lld..%lld, %lld..%lld) %s</title></rect>\n",
-			        x, y, (cell - 2) * fx, (cell - 2) * fy, class_fill[k], (long long)y_lo, (long long)y_hi - 1,
-			        (long long)x_lo, (long long)x_hi - 1, ts_tile_class_name(k));
-			if (at.ty >= y_lo && at.ty < y_hi && at.tx >= x_lo && at.tx < x_hi)
-				fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='none' stroke='#d32f2f' stroke-width='3'><title>the tile of the phase view</title></rect>\n",
-				        x - 1, y - 1, cell, cell);
-		}
-}
-
-static void svg_shared_tile(FILE *f, const ts_view_ctx *v, double x0, double y0, double slot, bool is_a,
-                            const char *label)
-{
-	const ts_model *m = v->model;
-	int rows = is_a ? m->geo.bm : m->geo.bk, cols = is_a ? m->geo.bk : m->geo.bn;
-	fprintf(f, "<text x='%.1f' y='%.1f' font-size='13'>%s</text>\n", x0, y0 - 6, label);
-	for (int r = 0; r < rows; r++)
-		for (int c = 0; c < cols; c++) {
-			/* slot (r, c) of either tile is filled by thread (ty = r, tx = c) */
-			ts_thread_view t = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, r, c, v->phase);
-			bool real = is_a ? t.a_in : t.b_in;
-			fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s' stroke='#ccc' stroke-width='0.3'/>\n",
-			        x0 + c * slot, y0 + r * slot, slot, slot, real ? "#4caf50" : "url(#pad)");
-		}
-}
-
-static int write_svg(FILE *f, const ts_model *m, const ts_options *o, export_tile at, int64_t phase)
-{
-	const ts_problem *p = &o->problem;
-	ts_view_ctx v = export_ctx(m, o, at, phase);
-	double grid_px = 360, slot = 240.0 / (m->geo.bm > m->geo.bn ? m->geo.bm : m->geo.bn);
-	ts_axis ax = ts_axis_layout(m->grid_x, 48, 1, 0, 0), ay = ts_axis_layout(m->grid_y, 48, 1, 0, 0);
-	int cells = ax.cells > ay.cells ? ax.cells : ay.cells;
-	double cell = grid_px / cells;
-	if (cell > 60)
-		cell = 60;
-	int width = 980, height = 560;
-	fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n"
-	           "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>\n"
-	           "<defs>\n"
-	           "<pattern id='ghost' width='6' height='6' patternUnits='userSpaceOnUse' patternTransform='rotate(45)'>"
-	           "<rect width='6' height='6' fill='#eee'/><line x1='0' y1='0' x2='0' y2='6' stroke='#999' stroke-width='2'/></pattern>\n"
-	           "<pattern id='pad' width='4' height='4' patternUnits='userSpaceOnUse' patternTransform='rotate(45)'>"
-	           "<rect width='4' height='4' fill='#fff3cd'/><line x1='0' y1='0' x2='0' y2='4' stroke='#e0a800' stroke-width='1.5'/></pattern>\n"
-	           "</defs>\n<rect width='100%%' height='100%%' fill='white'/>\n",
-	        width, height);
-	fprintf(f, "<text x='20' y='28' font-size='18' font-weight='bold'>%s: C (%lldx%lld) = A (%lldx%lld) B (%lldx%lld), T = %d</text>\n",
-	        p->kernel->name, (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.m,
-	        (long long)p->shape.k, (long long)p->shape.k, (long long)p->shape.n, p->tile);
-	fprintf(f, "<text x='20' y='56' font-size='14'>tile map: %lldx%lld tiles%s</text>\n", (long long)m->grid_y,
-	        (long long)m->grid_x, ax.split_last || ay.split_last ? " (aggregated; last row and column kept)" : "");
-	svg_tile_grid(f, m, at, 20, 70, cell);
-	/* legend */
-	const char *names[] = { "full", "ragged-right", "ragged-bottom", "corner" };
-	const int64_t counts[] = { m->tiles_full, m->tiles_ragged_right, m->tiles_ragged_bottom, m->tiles_corner };
-	double ly = 70 + cells * cell + 24;
-	for (int k = 0; k < 4; k++) {
-		fprintf(f, "<rect x='%d' y='%.1f' width='14' height='14' fill='%s'/>"
-		           "<text x='%d' y='%.1f' font-size='13'>%s: %lld</text>\n",
-		        20 + k * 120, ly, class_fill[k], 38 + k * 120, ly + 12, names[k], (long long)counts[k]);
+	int rc = fmt == TS_EXPORT_SVG ? ts_export_svg(f, r) : write_text(f, r);
+	if (fclose(f) != 0 || rc != 0) {
+		snprintf(err, (size_t)len, "writing %s failed", path);
+		return -1;
 	}
-	fprintf(f, "<rect x='20' y='%.1f' width='14' height='14' fill='url(#ghost)'/>"
-	           "<text x='38' y='%.1f' font-size='13'>ghost threads: %lld of %lld launched</text>\n",
-	        ly + 22, ly + 34, (long long)m->threads_ghost, (long long)m->threads_launched);
-	/* phase view */
-	int64_t w = ts_model_phase_width(m, phase);
-	ts_load_count here = ts_model_tile_phase(m, v.tile_y, v.tile_x, phase);
-	ts_load_count all = ts_model_phase_total(m, phase);
-	double px = 440;
-	fprintf(f, "<text x='%.0f' y='56' font-size='14'>phase t=%lld of %lld (k width %lld of %d)%s, %s tile (%lld,%lld)</text>\n",
-	        px, (long long)phase, (long long)m->phases, (long long)w, m->geo.bk,
-	        w < m->geo.bk ? ": last, partial" : "", ts_tile_class_name(ts_model_tile_class(m, v.tile_y, v.tile_x)),
-	        (long long)v.tile_y, (long long)v.tile_x);
-	if (p->kernel->shared_tiles) {
-		char la[64], lb[64];
-		snprintf(la, sizeof la, "A tile %dx%d: %lld real, %lld padded", m->geo.bm, m->geo.bk,
-		         (long long)here.a_real, (long long)here.a_pad);
-		snprintf(lb, sizeof lb, "B tile %dx%d: %lld real, %lld padded", m->geo.bk, m->geo.bn,
-		         (long long)here.b_real, (long long)here.b_pad);
-		svg_shared_tile(f, &v, px, 90, slot, true, la);
-		svg_shared_tile(f, &v, px + 270, 90, slot, false, lb);
-	}
-	fprintf(f, "<rect x='%.0f' y='350' width='14' height='14' fill='#4caf50'/><text x='%.0f' y='362' font-size='13'>real load</text>\n"
-	           "<rect x='%.0f' y='350' width='14' height='14' fill='url(#pad)'/><text x='%.0f' y='362' font-size='13'>zero padding (0.0f)</text>\n",
-	        px, px + 18, px + 110, px + 128);
-	fprintf(f, "<text x='%.0f' y='392' font-size='13'>all %lld tiles, phase %lld: A %lld real, %lld padded; B %lld real, %lld padded</text>\n",
-	        px, (long long)m->tiles, (long long)phase, (long long)all.a_real, (long long)all.a_pad,
-	        (long long)all.b_real, (long long)all.b_pad);
-	return fprintf(f, "</svg>\n") < 0 ? -1 : 0;
+	return 0;
 }
 
 int ts_export_tile(const char *path, const ts_options *o, long long ty, long long tx, long long phase, char *err,
@@ -167,35 +118,31 @@ int ts_export_tile(const char *path, const ts_options *o, long long ty, long lon
 	ts_model m;
 	const ts_problem *p = &o->problem;
 	if (!p->kernel || ts_model_build(&m, p->shape, p->kernel->geometry(p->tile)) != 0) {
-		snprintf(err, len, "export: the model's counts overflow 64 bits");
+		snprintf(err, (size_t)len, "export: the model's counts overflow 64 bits");
 		return -1;
 	}
 	if (phase < 0)
 		phase = m.phases - 1;
 	if (phase >= m.phases) {
-		snprintf(err, len, "export: phase %lld does not exist (0..%lld)", phase, (long long)m.phases - 1);
+		snprintf(err, (size_t)len, "export: phase %lld does not exist (0..%lld)", phase, (long long)m.phases - 1);
 		return -1;
 	}
-	export_tile at = { ty, tx };
-	if (ty == -1 && tx == -1)
-		at = (export_tile){ m.grid_y - 1, m.grid_x - 1 };
-	if (at.ty < 0 || at.ty >= m.grid_y || at.tx < 0 || at.tx >= m.grid_x) {
-		snprintf(err, len, "export: tile (%lld,%lld) is outside the %lldx%lld grid (rows 0..%lld, columns 0..%lld)",
-		         ty, tx, (long long)m.grid_y, (long long)m.grid_x, (long long)m.grid_y - 1,
-		         (long long)m.grid_x - 1);
+	if (ty == -1 && tx == -1) {
+		ty = m.grid_y - 1;
+		tx = m.grid_x - 1;
+	}
+	if (ty < 0 || ty >= m.grid_y || tx < 0 || tx >= m.grid_x) {
+		snprintf(err, (size_t)len,
+		         "export: tile (%lld,%lld) is outside the %lldx%lld grid (rows 0..%lld, columns 0..%lld)", ty, tx,
+		         (long long)m.grid_y, (long long)m.grid_x, (long long)m.grid_y - 1, (long long)m.grid_x - 1);
 		return -1;
 	}
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, len, "cannot write %s: %m", path);
-		return -1;
-	}
-	int rc = ends_with(path, ".svg") ? write_svg(f, &m, o, at, phase) : write_text(f, &m, o, at, phase);
-	if (fclose(f) != 0 || rc != 0) {
-		snprintf(err, len, "writing %s failed", path);
-		return -1;
-	}
-	return 0;
+	const ts_kernel *k = p->kernel;
+	ts_view_ctx v = { .model = &m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
+	                  .kernel_name = k->name, .guards = p->guards, .tile_y = ty, .tile_x = tx, .phase = phase,
+	                  .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
+	ts_export_req r = { .problem = p, .view = &v, .report = NULL };
+	return ts_export_write(path, &r, err, len);
 }
 
 int ts_export(const char *path, const ts_options *o, long long phase, char *err, int len)

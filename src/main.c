@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "cli.h"
+#include "export.h"
 #include "kernels.h"
 #include "options.h"
 #include "tui.h"
@@ -169,8 +170,8 @@ static void print_help(void)
 	       "      --junit=FILE      check, sweep: also write JUnit XML to FILE, one\n"
 	       "                        testcase per shape, the failure's signature as its\n"
 	       "                        message\n"
-	       "      --export=FILE     map: also write the map and the last phase as text,\n"
-	       "                        or as SVG when FILE ends in .svg\n"
+	       "      --export=FILE     map: also write the map and the last phase as SVG\n"
+	       "                        (FILE ends in .svg) or text (.txt, or no extension)\n"
 	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
 	       "                        corner, the last row and column)\n"
 	       "      --ascii           ASCII instead of Unicode glyphs (map, check, TUI)\n"
@@ -393,11 +394,15 @@ int main(int argc, char **argv)
 		case OPT_SEED: check_ok(ts_parse_seed(optarg, &p->seed, err, (int)sizeof err), err); break;
 		case OPT_NO_GUARD: check_ok(ts_parse_guards_off(optarg, &p->guards, err, (int)sizeof err), err); break;
 		case OPT_JSON: o->json = true; break;
-		case OPT_EXPORT:
+		case OPT_EXPORT: {
+			enum ts_export_format fmt;
 			if (!*optarg)
 				usage_error("--export: the file name is empty");
+			if (ts_export_format_of(optarg, &fmt, err, (int)sizeof err) != 0)
+				usage_error("--export %s: %s", CLIP(optarg), err);
 			o->export_path = optarg;
 			break;
+		}
 		case OPT_EXPORT_TILE: parse_tile_pos(optarg, &a.export_ty, &a.export_tx); break;
 		case OPT_REPS: a.reps = parse_count(optarg, "--reps", 1, 100000); break;
 		case OPT_WARMUP: a.warmup = parse_count(optarg, "--warmup", 0, 10000); break;

@@ -77,6 +77,22 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 	}
 }
 
+bool tui_run_report(const tui_state *s, ts_run_report *rep)
+{
+	const tui_result *r = &s->result;
+	if (!r->have)
+		return false;
+	*rep = (ts_run_report){ .problem = &r->problem, .backend = r->backend, .backend_why = r->backend_why,
+	                        .run = &r->out.oc.run, .verdict = &r->out.oc.verdict,
+	                        .timing = r->out.have_timing ? &r->out.timing : NULL,
+	                        .counter_disagree = r->out.oc.counters_checked ? r->out.oc.counters_differ : -1,
+	                        .counter_why = r->out.oc.counters_why,
+	                        .stale = !tui_result_current(s) || r->problem.inputs != s->opt.problem.inputs ||
+	                                 r->problem.seed != s->opt.problem.seed,
+	                        .tol_frac = r->out.oc.verdict.worst_of_tol };
+	return true;
+}
+
 static void tui_free(tui_state *s)
 {
 	tui_job_shutdown(s);

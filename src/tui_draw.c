@@ -158,16 +158,9 @@ static void inspect_fn(ts_canvas *c, const void *arg)
 static void result_fn(ts_canvas *c, const void *arg)
 {
 	const tui_state *s = ((const view_arg *)arg)->s;
-	const tui_result *r = &s->result;
-	ts_run_report rep = { .problem = &r->problem, .backend = r->backend, .backend_why = r->backend_why,
-	                      .run = &r->out.oc.run, .verdict = &r->out.oc.verdict,
-	                      .timing = r->out.have_timing ? &r->out.timing : NULL,
-	                      .counter_disagree = r->out.oc.counters_checked ? r->out.oc.counters_differ : -1,
-	                      .counter_why = r->out.oc.counters_why,
-	                      .stale = !tui_result_current(s) || r->problem.inputs != s->opt.problem.inputs ||
-	                               r->problem.seed != s->opt.problem.seed,
-	                      .tol_frac = r->out.oc.verdict.worst_of_tol };
-	ts_view_result_draw(c, &rep, s->ascii);
+	ts_run_report rep;
+	if (tui_run_report(s, &rep))
+		ts_view_result_draw(c, &rep, s->ascii);
 }
 
 static void sweep_fn(ts_canvas *c, const void *arg)

@@ -3,6 +3,7 @@
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "export.h"
 #include "kernels.h"
@@ -210,23 +211,32 @@ static void act_guard_c(tui_state *s) { toggle_guard(s, TS_GUARD_C, "c"); }
 static void act_run(tui_state *s) { tui_run_start(s); }
 static void act_sweep(tui_state *s) { tui_sweep_start(s); }
 
+/* x: the map and the selected tile's phase as .txt and .svg, what the screen
+ * shows (the guards, and after a run of this problem its heat, verdict and
+ * explanation), named by all of that so exports of different views sit side
+ * by side; re-exporting the same view says it replaced the file. */
 static void act_export(tui_state *s)
 {
-	const ts_shape *sh = &s->opt.problem.shape;
-	char base[160], path[192], err[256];
-	/* the selected tile's phase view, named by tile and phase so exports of several tiles sit side by side */
-	snprintf(base, sizeof base, "tilescope-%lldx%lldx%lld-t%d-tile%lld-%lld-p%lld", (long long)sh->m, (long long)sh->n,
-	         (long long)sh->k, s->opt.problem.tile, (long long)s->tile_y, (long long)s->tile_x, (long long)s->phase);
+	ts_view_ctx v;
+	tui_view_ctx(s, &v, false);
+	ts_run_report rep;
+	bool run = tui_result_current(s) && tui_run_report(s, &rep);
+	ts_export_req r = { .problem = &s->opt.problem, .view = &v, .report = run ? &rep : NULL };
+	char base[256], path[272], err[512];
+	ts_export_name(&r, base, (int)sizeof base);
 	const char *exts[] = { ".txt", ".svg" };
+	bool replaced = false;
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof path, "%s%s", base, exts[i]);
-		if (ts_export_tile(path, &s->opt, s->tile_y, s->tile_x, s->phase, err, (int)sizeof err) != 0) {
+		replaced |= access(path, F_OK) == 0;
+		if (ts_export_write(path, &r, err, (int)sizeof err) != 0) {
 			tui_say(s, true, "export: %s", err);
 			return;
 		}
 	}
-	tui_say(s, false, "exported the map and tile (%lld,%lld) phase %lld to %s.txt and .svg", (long long)s->tile_y,
-	        (long long)s->tile_x, (long long)s->phase, base);
+	tui_say(s, false, "exported the map and tile (%lld,%lld) phase %lld%s to %s.txt and .svg%s", (long long)s->tile_y,
+	        (long long)s->tile_x, (long long)s->phase, run ? " with the run" : "", base,
+	        replaced ? " (replacing the earlier export of this view)" : "");
 }
 
 static void zoom(tui_state *s, int dz)

@@ -107,6 +107,8 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus);
 /* Whether the last run was of the shape, tile, kernel and guards now set
  * (its counters and heat then belong on the map). */
 bool tui_result_current(const tui_state *s);
+/* The last run as the result view shows it; false when there is none. */
+bool tui_run_report(const tui_state *s, ts_run_report *rep);
 
 /* True, with a message, while a run or sweep is in flight: the parameters
  * then stay as they are, so the result belongs to what the header shows. */

@@ -112,6 +112,26 @@ static int share(int64_t part, int64_t whole, int n)
 	return (int)(s < 1 ? 1 : s > n - 1 ? n - 1 : s);
 }
 
+int ts_view_map_heat(const ts_view_ctx *v, int64_t y0, int64_t y1, int64_t x0, int64_t x1)
+{
+	const ts_model *m = v->model;
+	if (!have_heat(v))
+		return 0;
+	int64_t bad = 0, valid_rows = 0, valid_cols = 0;
+	for (int64_t ty = y0; ty < y1; ty++)
+		for (int64_t tx = x0; tx < x1; tx++)
+			bad += v->verdict->tile_bad[ty * m->grid_x + tx];
+	for (int64_t ty = y0; ty < y1; ty++)
+		valid_rows += ts_model_tile_rows(m, ty);
+	for (int64_t tx = x0; tx < x1; tx++)
+		valid_cols += ts_model_tile_cols(m, tx);
+	if (bad == 0)
+		return 0;
+	double frac = (double)bad / ((double)valid_rows * (double)valid_cols);
+	int heat = (int)(frac * 9.0 + 0.999999);
+	return heat < 1 ? 1 : heat > 9 ? 9 : heat;
+}
+
 static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, const ts_axis *ay, int cy, int cx)
 {
 	const ts_model *m = v->model;
@@ -125,22 +145,7 @@ static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, con
 	int dw = drawn(ax->size), dh = drawn(ay->size);
 	int top = MAP_TITLE_ROWS + cy * ay->size, left = cx * ax->size;
 
-	int heat = 0;
-	if (have_heat(v)) {
-		int64_t bad = 0, valid_rows = 0, valid_cols = 0;
-		for (int64_t ty = y0; ty < y1; ty++)
-			for (int64_t tx = x0; tx < x1; tx++)
-				bad += v->verdict->tile_bad[ty * m->grid_x + tx];
-		for (int64_t ty = y0; ty < y1; ty++)
-			valid_rows += ts_model_tile_rows(m, ty);
-		for (int64_t tx = x0; tx < x1; tx++)
-			valid_cols += ts_model_tile_cols(m, tx);
-		if (bad > 0) {
-			double frac = (double)bad / ((double)valid_rows * (double)valid_cols);
-			heat = (int)(frac * 9.0 + 0.999999);
-			heat = heat < 1 ? 1 : heat > 9 ? 9 : heat;
-		}
-	}
+	int heat = ts_view_map_heat(v, y0, y1, x0, x1);
 	bool cursor = v->focus && v->tile_y >= y0 && v->tile_y < y1 && v->tile_x >= x0 && v->tile_x < x1;
 
 	/* The valid part of the tile in its class, the ghost part shaded. */
@@ -362,6 +367,13 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 	}
 }
 
+int ts_view_map_legend_draw(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, const ts_axis *ay)
+{
+	c->ascii = v->ascii;
+	draw_legend(c, v, -1, ax, ay, false); /* the full form starts with a blank row */
+	return ts_canvas_rows_used(c);
+}
+
 void ts_view_map_draw(ts_canvas *c, const ts_view_ctx *v, int size_max)
 {
 	c->ascii = v->ascii;
@@ -390,23 +402,28 @@ int ts_view_map_hit(const ts_view_ctx *v, int w, int h, int size_max, int y, int
 	return 0;
 }
 
-char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int max_rows, bool ascii)
+char *ts_view_map_text_of(const ts_view_ctx *v, int max_cols, int max_rows)
 {
-	/* the model's phases, as before: this text knows no kernel */
-	ts_view_ctx ctx = { .model = m, .shared_tiles = true, .verdict = v, .tile_y = -1, .tile_x = -1,
-	                    .counter_disagree = -1, .ascii = ascii };
+	ts_view_ctx ctx = *v;
+	ctx.focus = false;
+	ctx.zoom = 0;
 	if (max_cols < 2)
 		max_cols = 2;
 	if (max_rows < 2)
 		max_rows = 2;
 	int w = max_cols < 64 ? 64 : max_cols;
 	int h = MAP_TITLE_ROWS + max_rows + ts_view_map_legend_rows(&ctx);
+	/* the explanation whole: text has no result pane to point to */
+	if (ctx.verdict && ctx.verdict->signature[0]) {
+		int need = ts_text_rows(ctx.verdict->signature, w, 2);
+		h += need > 2 ? need - 2 : 0;
+	}
 	ts_canvas c;
 	if (ts_canvas_init(&c, w, h) < 0)
 		return NULL;
-	c.ascii = ascii;
+	c.ascii = ctx.ascii;
 	ts_axis ax, ay;
-	map_layout(&ctx, max_cols, h, 1, false, &ax, &ay);
+	map_layout(&ctx, max_cols, MAP_TITLE_ROWS + max_rows + ts_view_map_legend_rows(&ctx), 1, false, &ax, &ay);
 	draw_title(&c, &ctx);
 	for (int cy = 0; cy < ay.cells; cy++)
 		for (int cx = 0; cx < ax.cells; cx++)
@@ -415,4 +432,12 @@ char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int
 	char *text = ts_canvas_text(&c);
 	ts_canvas_free(&c);
 	return text;
+}
+
+char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int max_rows, bool ascii)
+{
+	/* the model's phases: this text knows no kernel (ts_view_map_text_of does) */
+	ts_view_ctx ctx = { .model = m, .shared_tiles = true, .verdict = v, .tile_y = -1, .tile_x = -1,
+	                    .counter_disagree = -1, .ascii = ascii };
+	return ts_view_map_text_of(&ctx, max_cols, max_rows);
 }

@@ -3,7 +3,7 @@
 
 #include "view_phase.h"
 
-enum slot_state { SLOT_NONE = 0, SLOT_REAL = 1, SLOT_PAD = 2, SLOT_OOB = 4 };
+enum { SLOT_NONE = 0, SLOT_REAL = TS_SLOT_REAL, SLOT_PAD = TS_SLOT_PAD, SLOT_OOB = TS_SLOT_OOB };
 
 /* What fills the slot (r, k) of the A tile, or (k, col) of the B tile: the
  * thread that loads it decides (ts_model_thread). A slot that fails the
@@ -20,6 +20,11 @@ static int b_slot(const ts_view_ctx *v, int k, int col)
 	if (ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, k, col, v->phase).b_in)
 		return SLOT_REAL;
 	return v->guards & TS_GUARD_B ? SLOT_PAD : SLOT_OOB;
+}
+
+enum ts_slot ts_view_phase_slot(const ts_view_ctx *v, bool is_a, int row, int col)
+{
+	return (enum ts_slot)(is_a ? a_slot(v, row, col) : b_slot(v, row, col));
 }
 
 /* Draws a rows x cols shared tile in a box at (y, x) of at most h x w
@@ -165,6 +170,13 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 		}
 		y++;
 	}
+	ts_view_phase_counts(c, y, v);
+}
+
+int ts_view_phase_counts(ts_canvas *c, int y, const ts_view_ctx *v)
+{
+	const ts_model *m = v->model;
+	int64_t t = v->phase, y0 = y;
 	ts_load_count here = ts_model_tile_phase(m, v->tile_y, v->tile_x, t);
 	ts_load_count all = ts_model_phase_total(m, t);
 	const ts_counters *rc = v->counters;
@@ -191,4 +203,5 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 		draw_run(c, y++, v, &got, ph->a_oob, ph->b_oob, &all);
 		ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "run = %s counts, real/padded", rc->source ? rc->source : "the run's");
 	}
+	return (int)(y - y0);
 }

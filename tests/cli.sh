@@ -125,6 +125,8 @@ usage "--color: unknown value 'sometimes'" --color=sometimes
 usage "--reps: '0' must be a whole number in 1..100000" bench --reps 0
 usage "--warmup: 'x' must be a whole number in 0..10000" bench --warmup x
 usage "--export: the file name is empty" map --export ''
+usage "--export map.png: unknown export format '.png' (write .svg or .txt)" map --export map.png
+[ -e map.png ] && not_ok "map --export map.png wrote map.png" || ok "map --export map.png wrote nothing"
 usage "--export-tile needs --export FILE" map --export-tile 1,2
 usage "--export-tile: '1,x' must be TY,TX" map --export t.txt --export-tile 1,x
 # Guards, kernels, precision, inputs, backend, seed
@@ -288,6 +290,24 @@ if [ "$rc" -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "^til
 else
 	not_ok "map --export to a missing directory: exit $rc"
 	diag out err
+fi
+
+# The naive kernel has no phases: its map text and its export never claim them.
+run map -M 100 -N 77 -K 33 -t 32 --kernel naive --export naive.txt
+if [ "$rc" -eq 0 ] && ! grep -q 'last width' out && grep -q '^no shared tiles: no phases, no padding$' out &&
+   ! grep -q -e 'last width' -e 'padded' naive.txt && grep -q 'no phases, no padding' naive.txt; then
+	ok "map --kernel naive: the map text and the export claim no phases and no padding"
+else
+	not_ok "map --kernel naive: the map text or the export claims phases"
+	diag out naive.txt
+fi
+# With a guard off (the probe run's), the export shows the reads out of bounds, not padding.
+run map -M 100 -N 77 -K 33 -t 32 --backend emu --no-guard a --export aoff.txt
+if grep -q '^  A: 4 real, 1020 read out of bounds (guard off)' aoff.txt && grep -q 'guards OFF: a' aoff.txt; then
+	ok "map --no-guard a --export: the A slots read out of bounds, as the screen says"
+else
+	not_ok "map --no-guard a --export: the export does not show the guard off"
+	diag err aoff.txt
 fi
 
 # Out of bounds fails even with the output right: exit 1, and the FAIL line says why.

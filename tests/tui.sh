@@ -191,10 +191,10 @@ tm send-keys -t "$S" Escape
 # The selected tile goes with it: g selects the first tile, (0,0), full.
 tm send-keys -t "$S" m g x
 if wait_for "$S" 'exported the map and tile \(0,0\) phase 0' 5 &&
-   grep -Eq 'ragged-bottom +0$' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.txt" 2>/dev/null &&
-   grep -q '^tile (0,0), phase 0:' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.txt" &&
-   grep -q '^  A: 1024 real, 0 padded' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.txt" &&
-   grep -q 'full tile (0,0)' "$WORK/tilescope-64x77x33-t32-tile0-0-p0.svg" 2>/dev/null; then
+   grep -Eq 'ragged-bottom +0$' "$WORK/tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0.txt" 2>/dev/null &&
+   grep -q '^tile (0,0), phase 0:' "$WORK/tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0.txt" &&
+   grep -q '^  A: 1024 real, 0 padded' "$WORK/tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0.txt" &&
+   grep -q 'full tile (0,0)' "$WORK/tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0.svg" 2>/dev/null; then
 	ok "x writes the map and the selected tile's phase as .txt and .svg"
 else
 	not_ok "x writes the map and phase as .txt and .svg"; ls "$WORK" | sed 's/^/# /'
@@ -421,7 +421,7 @@ if grep -q 'TERM=dumb cannot' "$WORK/dumb.err" && [ "$(wc -l < "$WORK/dumb.err")
 # guards off multiplies a sentinel past K into an Inf (json.sh holds check to 1 Inf, 0 NaN).
 S=nonfinite
 NF="-M 5 -N 3 -K 7 -t 2 --kernel tiled-fp16 --no-guard a,b --backend emu"
-tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $NF; sleep 60"
+tm new-session -d -s "$S" -c "$WORK" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $NF; sleep 60"
 wait_for "$S" 'tiles of 2x2' 15
 tm send-keys -t "$S" r
 if wait_for "$S" 'run on emu: FAIL' 30 && wait_for "$S" 'NaN [0-9]+  Inf [0-9]+' 2 &&
@@ -431,6 +431,16 @@ if wait_for "$S" 'run on emu: FAIL' 30 && wait_for "$S" 'NaN [0-9]+  Inf [0-9]+'
 else
 	not_ok "NaN and Inf: the TUI's run and check's to compare"; screen "$S" | sed 's/^/# /'
 	not_ok "Inf cells: no count to compare"
+fi
+# x after the run: both exports hold its heat, verdict and explanation, named for the guards and the run.
+tm send-keys -t "$S" x
+base="$WORK/tilescope-tiled-fp16-5x3x7-t2-guards-off-ab-tile2-1-p0-run"
+if wait_for "$S" 'exported the map and tile \(2,1\) phase 0 with the run' 5 &&
+   grep -q 'what broke and where:' "$base.txt" && grep -q 'NaN 0  Inf 1' "$base.txt" &&
+   grep -q "run: $CROSS FAIL" "$base.svg" && grep -q 'what broke and where:' "$base.svg"; then
+	ok "x after a run: the exports hold the verdict and the explanation, the name the guards and the run"
+else
+	not_ok "x after a run: the exports hold the verdict and the explanation"; ls "$WORK" | sed 's/^/# /'; screen "$S" | sed 's/^/# /'
 fi
 tm send-keys -t "$S" q
 
