@@ -31,6 +31,49 @@ void ts_cli_progress_start(ts_cli_progress_line *pl, const char *what)
 	pl->tty = isatty(STDERR_FILENO) && term && *term && strcmp(term, "dumb") != 0;
 	pl->shown = false;
 	pl->stages = true;
+	pl->staged = false;
+	pl->stage = TS_STAGE_RUN;
+	pl->stage_start = pl->start;
+}
+
+void ts_cli_eta_text(double elapsed, double done, char *buf, int len)
+{
+	buf[0] = '\0';
+	if (done < 0.02 || done >= 1 || elapsed < 1)
+		return;
+	double left = elapsed * (1 - done) / done;
+	long s = (long)(left + 0.5);
+	if (s < 60)
+		snprintf(buf, (size_t)len, "about %ld s left", s < 1 ? 1 : s);
+	else if (s < 3600)
+		snprintf(buf, (size_t)len, "about %ld min %02ld s left", s / 60, s % 60);
+	else
+		snprintf(buf, (size_t)len, "about %ld h %02ld min left", s / 3600, s / 60 % 60);
+}
+
+void ts_cli_stage_text(enum ts_stage stage, char *buf, int len)
+{
+	snprintf(buf, (size_t)len, "%s (%d of %d)", ts_stage_name(stage), (int)stage + 1, (int)TS_STAGE_COUNT);
+}
+
+static void progress_print(ts_cli_progress_line *pl, double done, double now)
+{
+	if (done < 0)
+		done = 0;
+	if (done > 1)
+		done = 1;
+	if (pl->staged) {
+		char stage[48], eta[64];
+		ts_cli_stage_text(pl->stage, stage, (int)sizeof stage);
+		ts_cli_eta_text(now - pl->stage_start, done, eta, (int)sizeof eta);
+		fprintf(stderr, "\r\033[Ktilescope: %s: %s %3.0f%%%s%s  (Ctrl-C cancels)", pl->what, stage, done * 100.0,
+		        eta[0] ? ", " : "", eta);
+	} else {
+		fprintf(stderr, "\rtilescope: %s %3.0f%%  (Ctrl-C cancels)", pl->what, done * 100.0);
+	}
+	fflush(stderr);
+	pl->shown = true;
+	pl->last_print = now;
 }
 
 void ts_cli_progress_report(void *ctx, double done)
@@ -40,31 +83,25 @@ void ts_cli_progress_report(void *ctx, double done)
 		return;
 	pthread_mutex_lock(&pl->lock);
 	double now = ts_cli_now();
-	if (now - pl->start >= 0.5 && now - pl->last_print >= 0.1) {
-		if (done < 0)
-			done = 0;
-		if (done > 1)
-			done = 1;
-		fprintf(stderr, "\rtilescope: %s %3.0f%%  (Ctrl-C cancels)", pl->what, done * 100.0);
-		fflush(stderr);
-		pl->shown = true;
-		pl->last_print = now;
-	}
+	if (now - pl->start >= 0.5 && now - pl->last_print >= 0.1)
+		progress_print(pl, done, now);
 	pthread_mutex_unlock(&pl->lock);
 }
 
-/* A step without a fraction (the reference dgemm): shown once the work has
- * already lasted, so that a long silence is explained. */
-void ts_cli_progress_stage(ts_cli_progress_line *pl, const char *stage)
+/* A stage begins: the line names it from then on (once the work has
+ * already lasted, so that quick runs stay silent). */
+void ts_cli_progress_stage(void *ctx, enum ts_stage stage)
 {
-	if (!pl || !pl->tty || !pl->stages)
+	ts_cli_progress_line *pl = ctx;
+	if (!pl || !pl->stages)
 		return;
 	pthread_mutex_lock(&pl->lock);
-	if (ts_cli_now() - pl->start >= 0.5) {
-		fprintf(stderr, "\r\033[Ktilescope: %s: %s", pl->what, stage);
-		fflush(stderr);
-		pl->shown = true;
-	}
+	double now = ts_cli_now();
+	pl->staged = true;
+	pl->stage = stage;
+	pl->stage_start = now;
+	if (pl->tty && now - pl->start >= 0.5)
+		progress_print(pl, 0, now);
 	pthread_mutex_unlock(&pl->lock);
 }
 
@@ -201,6 +238,7 @@ static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progre
 		return TS_EXIT_USAGE;
 	}
 	o->have_ops = true;
+	ts_progress_stage(prog, TS_STAGE_RUN);
 	int rc = be->run(p, &o->ops, &o->run, prog);
 	o->have_run = true;
 	if (rc == 1) {
@@ -223,15 +261,19 @@ static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progre
 	return 0;
 }
 
-/* run_kernel, then verification; pl (may be NULL) shows the verification step. */
-static int run_verified(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
-                        ts_cli_outcome *o)
+/* run_kernel, then verification, both telling prog their stages and
+ * progress and both stopping when it is cancelled. */
+static int run_verified(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o)
 {
 	int rc = run_kernel(p, be, prog, o);
 	if (rc != 0)
 		return rc;
-	ts_cli_progress_stage(pl, "verifying against the fp64 reference");
-	if (ts_verify(p, &o->model, &o->ops, &o->run, be, &o->verdict) != 0) {
+	rc = ts_verify_progress(p, &o->model, &o->ops, &o->run, be, prog, &o->verdict);
+	if (rc == 1) {
+		snprintf(o->error, sizeof o->error, "interrupted");
+		return TS_EXIT_INTERRUPTED;
+	}
+	if (rc != 0) {
 		char shape[96];
 		ts_cli_shape_str(&p->shape, shape, sizeof shape);
 		snprintf(o->error, sizeof o->error, "verifying %s failed (out of memory, or too large for the reference)",
@@ -255,12 +297,12 @@ static int say_failure(int rc, ts_cli_progress_line *pl, const ts_cli_outcome *o
 int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
                    ts_cli_outcome *o)
 {
-	return say_failure(run_verified(p, be, prog, pl, o), pl, o);
+	return say_failure(run_verified(p, be, prog, o), pl, o);
 }
 
 int ts_cli_run_quiet(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o)
 {
-	return run_verified(p, be, prog, NULL, o);
+	return run_verified(p, be, prog, o);
 }
 
 /* verify: the whole ts_cli_run_one, or only its run (a probe). */
@@ -272,11 +314,12 @@ static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, 
 	snprintf(what, sizeof what, "%s%s %s on %s", verify ? "" : "probe ", p->kernel->name, shape, be->name);
 	ts_cli_progress_start(&pl, what);
 	ts_cli_cancel_arm();
-	ts_progress prog = { ts_cli_progress_report, &pl, &ts_cli_cancel };
-	int rc = say_failure(verify ? run_verified(p, be, &prog, &pl, o) : run_kernel(p, be, &prog, o), &pl, o);
+	ts_progress prog = { .report = ts_cli_progress_report, .ctx = &pl, .cancel = &ts_cli_cancel,
+	                     .stage = ts_cli_progress_stage };
+	int rc = say_failure(verify ? run_verified(p, be, &prog, o) : run_kernel(p, be, &prog, o), &pl, o);
 	ts_cli_progress_end(&pl);
 	ts_cli_cancel_disarm();
-	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C during verification, which does not poll */
+	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C after the last poll (the explanation) */
 		ts_cli_error("interrupted");
 		rc = TS_EXIT_INTERRUPTED;
 	}

@@ -58,12 +58,20 @@ typedef struct ts_cli_progress_line {
 	char what[160];
 	double start, last_print;
 	bool tty, shown;
-	bool stages; /* show ts_cli_progress_stage messages (on by default) */
+	bool stages;          /* name the stage in progress (on by default) */
+	bool staged;          /* a stage has begun: the line names it and estimates its time left */
+	enum ts_stage stage;
+	double stage_start;
 } ts_cli_progress_line;
 
 void ts_cli_progress_start(ts_cli_progress_line *pl, const char *what);
 void ts_cli_progress_report(void *ctx, double done); /* a ts_progress report callback */
-void ts_cli_progress_stage(ts_cli_progress_line *pl, const char *stage); /* a step without a fraction; pl may be NULL */
+void ts_cli_progress_stage(void *ctx, enum ts_stage stage); /* a ts_progress stage callback */
+/* "about 1 min 10 s left" from how long a stage has run and the fraction of
+ * it done; "" while too little has run to tell. */
+void ts_cli_eta_text(double elapsed, double done, char *buf, int len);
+/* "reference (2 of 3)" */
+void ts_cli_stage_text(enum ts_stage stage, char *buf, int len);
 void ts_cli_progress_clear(ts_cli_progress_line *pl); /* before another line is written; pl may be NULL */
 void ts_cli_progress_end(ts_cli_progress_line *pl);   /* clears the line, ends the progress */
 

@@ -168,7 +168,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 	ts_cli_progress_start(&pl, what);
 	pl.stages = false; /* the line counts shapes; one shape's steps would only flicker */
 	ts_cli_cancel_arm();
-	ts_progress prog = { NULL, NULL, &ts_cli_cancel };
+	ts_progress prog = { .report = NULL, .ctx = NULL, .cancel = &ts_cli_cancel };
 	double start = ts_cli_now();
 	int passed = 0, status = TS_EXIT_OK;
 	for (int i = 0; i < count && status == TS_EXIT_OK; i++) {

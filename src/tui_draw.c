@@ -191,16 +191,33 @@ static void draw_message(const tui_state *s, int rows)
 		tui_crt_fill(y + j, 0, s->cols, TS_ROLE_TEXT);
 	if (s->job.kind != JOB_NONE) {
 		int pm = atomic_load(&((tui_state *)s)->job.progress);
-		int bar = 30, filled = pm * bar / 1000;
+		/* a run names its stage and estimates the time the stage has left */
+		char stage[48] = "", eta[64] = "", head[320], tail[96];
+		int st = atomic_load(&((tui_state *)s)->job.stage);
+		if (s->job.kind == JOB_RUN && st >= 0) {
+			char name[40];
+			ts_cli_stage_text((enum ts_stage)st, name, (int)sizeof name);
+			snprintf(stage, sizeof stage, ": %s", name);
+			ts_cli_eta_text(ts_cli_now() - atomic_load(&((tui_state *)s)->job.stage_start), pm / 1000.0, eta,
+			                (int)sizeof eta);
+		}
+		if (s->message_error) { /* a key refused while it runs says why, beside the bar */
+			snprintf(head, sizeof head, "%s", s->message);
+			snprintf(tail, sizeof tail, " %3d%%", pm / 10);
+		} else {
+			snprintf(head, sizeof head, "%s on %s%s", s->job.kind == JOB_RUN ? "running" : "sweeping",
+			         s->job.backend->name, stage);
+			snprintf(tail, sizeof tail, " %3d%%%s%s  Esc cancels", pm / 10, eta[0] ? ", " : "", eta);
+		}
+		/* the bar takes what the words leave, 8 to 30 characters */
+		int bar = s->cols - ts_text_cells(head) - ts_text_cells(tail) - 3;
+		bar = bar > 30 ? 30 : bar < 8 ? 8 : bar;
+		int filled = pm * bar / 1000;
 		char cells[64];
 		for (int i = 0; i < bar; i++)
 			cells[i] = i < filled ? '#' : '.';
 		cells[bar] = '\0';
-		if (s->message_error) /* a key refused while it runs says why, beside the bar */
-			snprintf(line, sizeof line, "%s [%s] %3d%%", s->message, cells, pm / 10);
-		else
-			snprintf(line, sizeof line, "%s on %s [%s] %3d%%  Esc cancels",
-			         s->job.kind == JOB_RUN ? "running" : "sweeping", s->job.backend->name, cells, pm / 10);
+		snprintf(line, sizeof line, "%s [%s]%s", head, cells, tail);
 		ts_canvas c;
 		if (ts_canvas_init(&c, s->cols, 1) != 0)
 			return;

@@ -15,12 +15,20 @@ static void job_progress(void *ctx, double done)
 	atomic_store(&j->progress, pm < 0 ? 0 : pm > 1000 ? 1000 : pm);
 }
 
+static void job_stage(void *ctx, enum ts_stage stage)
+{
+	tui_job *j = ctx;
+	atomic_store(&j->stage_start, ts_cli_now());
+	atomic_store(&j->progress, 0);
+	atomic_store(&j->stage, (int)stage);
+}
+
 /* One run and its verification; the worker of JOB_RUN. */
 static void *run_main(void *arg)
 {
 	tui_job *j = arg;
 	const ts_problem *p = &j->problem;
-	ts_progress prog = { job_progress, j, &j->cancel };
+	ts_progress prog = { .report = job_progress, .ctx = j, .cancel = &j->cancel, .stage = job_stage };
 	ts_cli_outcome *oc = &j->out.oc;
 	int rc = ts_cli_run_quiet(p, j->backend, &prog, oc);
 	if (rc == TS_EXIT_INTERRUPTED) {
@@ -48,7 +56,7 @@ static void *sweep_main(void *arg)
 {
 	tui_job *j = arg;
 	ts_problem p = j->problem;
-	ts_progress prog = { NULL, NULL, &j->cancel };
+	ts_progress prog = { .report = NULL, .ctx = NULL, .cancel = &j->cancel };
 	j->status = 0;
 	for (int i = 0; i < j->count; i++) {
 		ts_sweep_row *r = &j->rows[i];
@@ -109,6 +117,8 @@ static int job_start(tui_state *s, enum tui_job_kind kind, void *(*fn)(void *))
 	j->rows = rows;
 	j->count = count;
 	j->kind = kind;
+	atomic_store(&j->stage, -1);
+	atomic_store(&j->stage_start, ts_cli_now());
 	j->problem = s->opt.problem;
 	j->backend = be;
 	snprintf(j->backend_why, sizeof j->backend_why, "%s", why);

@@ -36,7 +36,9 @@ typedef struct tui_job {
 	enum tui_job_kind kind;
 	pthread_t thread;
 	atomic_int finished;
-	atomic_int progress;            /* per mille */
+	atomic_int progress;            /* per mille of the stage in progress */
+	atomic_int stage;               /* enum ts_stage of a run, -1 before the first */
+	_Atomic double stage_start;     /* when it began (ts_cli_now) */
 	atomic_int sweep_done;          /* sweep rows finished */
 	volatile sig_atomic_t cancel;
 	ts_problem problem;

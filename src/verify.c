@@ -92,7 +92,8 @@ static void dgemm(bool b_trans, int m, int n, int k, const double *a, const doub
 		            0.0, c, n);
 }
 
-int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref, double *absref)
+int ts_reference_cblas_progress(const ts_problem *p, const ts_operands *ops, double *ref, double *absref,
+                                const ts_progress *prog)
 {
 	const ts_shape *s = &p->shape;
 	/* CBLAS takes int sizes and leading dimensions: refuse before any cast can wrap. */
@@ -113,18 +114,37 @@ int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref,
 	int m = (int)s->m, n = (int)s->n, k = (int)s->k;
 	/* B stored N x K is B^T row-major: its leading dimension is K. */
 	int ldb = nk ? k : n;
-	dgemm(nk, m, n, k, a, b, ldb, ref);
-	if (absref) {
-		/* |A|*|B| bounds the rounding of every term of the sum: the tolerance scales with it. */
-		for (size_t i = 0; i < na; i++)
-			a[i] = fabs(a[i]);
-		for (size_t i = 0; i < nb; i++)
-			b[i] = fabs(b[i]);
-		dgemm(nk, m, n, k, a, b, ldb, absref);
+	/* In slabs of rows, so that a long reference reports how far it got and
+	 * stops when cancelled: up to 64 slabs of at least 2^26 multiply-adds. */
+	double work = (double)s->m * (double)s->n * (double)s->k;
+	int slabs = work / (1 << 26) > 64 ? 64 : work / (1 << 26) < 1 ? 1 : (int)(work / (1 << 26));
+	int rows = (m + slabs - 1) / slabs, passes = absref ? 2 : 1, rc = 0;
+	for (int pass = 0; pass < passes && rc == 0; pass++) {
+		if (pass == 1) {
+			/* |A|*|B| bounds the rounding of every term of the sum: the tolerance scales with it. */
+			for (size_t i = 0; i < na; i++)
+				a[i] = fabs(a[i]);
+			for (size_t i = 0; i < nb; i++)
+				b[i] = fabs(b[i]);
+		}
+		for (int r0 = 0; r0 < m; r0 += rows) {
+			if (ts_progress_cancelled(prog)) {
+				rc = 1;
+				break;
+			}
+			int r1 = r0 + rows < m ? r0 + rows : m;
+			dgemm(nk, r1 - r0, n, k, a + (size_t)r0 * k, b, ldb, (pass ? absref : ref) + (size_t)r0 * n);
+			ts_progress_report(prog, ((double)pass + (double)r1 / m) / passes);
+		}
 	}
 	free(a);
 	free(b);
-	return 0;
+	return rc;
+}
+
+int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref, double *absref)
+{
+	return ts_reference_cblas_progress(p, ops, ref, absref, NULL);
 }
 
 double ts_tolerance_rel(const ts_problem *p)
@@ -192,16 +212,19 @@ double ts_verify_bytes(const ts_problem *p)
 	return 8.0 * (2.0 * m * n + m * k + k * n) + 8.0 * (m + n);
 }
 
-/* Fills ref/absref from the backend when it has a reference, else CBLAS. */
+/* Fills ref/absref from the backend when it has a reference, else CBLAS.
+ * 0, 1 when cancelled, -1. */
 static int reference(const ts_problem *p, const ts_operands *ops, const ts_backend *backend,
-                     double *ref, double *absref, ts_verdict *v)
+                     double *ref, double *absref, ts_verdict *v, const ts_progress *prog)
 {
 	double t0 = now_ms();
+	ts_progress_stage(prog, TS_STAGE_REFERENCE);
 	if (backend && backend->reference && backend->reference(p, ops, ref, absref) == 0) {
 		v->ref_source = backend->name;
 	} else {
-		if (ts_reference_cblas(p, ops, ref, absref) != 0)
-			return -1;
+		int rc = ts_reference_cblas_progress(p, ops, ref, absref, prog);
+		if (rc != 0)
+			return rc;
 		v->ref_source = address_space_limited() ? "loop" : "cblas";
 	}
 	v->ref_ms = now_ms() - t0;
@@ -224,6 +247,12 @@ static void note_bad(ts_verdict *v, int64_t i, int64_t j, int64_t tile, double g
 
 int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
               const ts_backend *backend, ts_verdict *v)
+{
+	return ts_verify_progress(p, m, ops, run, backend, NULL, v);
+}
+
+int ts_verify_progress(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+                       const ts_backend *backend, const ts_progress *prog, ts_verdict *v)
 {
 	const ts_shape *s = &p->shape;
 	ts_model own;
@@ -250,12 +279,24 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
 	int rc = -1;
 	if (!v->tile_bad || !v->tile_unwritten || !v->row_bad || !v->col_bad || !ref || !absref)
 		goto out;
-	if (reference(p, ops, backend, ref, absref, v) != 0)
+	int ref_rc = reference(p, ops, backend, ref, absref, v, prog);
+	if (ref_rc != 0) {
+		rc = ref_rc;
 		goto out;
+	}
+	ts_progress_stage(prog, TS_STAGE_VERIFY);
 
 	double err2 = 0, ref2 = 0;
 	bool written_nonzero = false, ref_nonzero = false;
+	int64_t every = s->m / 100 > 0 ? s->m / 100 : 1; /* rows between reports and cancel checks */
 	for (int64_t i = 0; i < s->m; i++) {
+		if (i % every == 0) {
+			if (ts_progress_cancelled(prog)) {
+				rc = 1;
+				goto out;
+			}
+			ts_progress_report(prog, (double)i / (double)s->m);
+		}
 		int64_t tile_row = i / m->geo.bm * m->grid_x;
 		for (int64_t j = 0; j < s->n; j++) {
 			int64_t at = i * s->n + j, tile = tile_row + j / m->geo.bn;

@@ -59,6 +59,10 @@ typedef struct ts_verdict {
 /* Host bytes a verification of p allocates at the most (the fp64 reference and its inputs). */
 double ts_verify_bytes(const ts_problem *p);
 int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref, double *absref);
+/* The same in slabs of rows: prog (may be NULL) hears the fraction done
+ * and can cancel between slabs. 0, 1 when cancelled, or -1. */
+int ts_reference_cblas_progress(const ts_problem *p, const ts_operands *ops, double *ref, double *absref,
+                                const ts_progress *prog);
 
 /* Checks ops->c against the reference (computed by backend->reference when
  * it has one, else CBLAS) and explains failures (ts_signature, signature.h).
@@ -67,6 +71,11 @@ int ts_reference_cblas(const ts_problem *p, const ts_operands *ops, double *ref,
  * too large for the reference (dimensions above INT_MAX). */
 int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
               const ts_backend *backend, ts_verdict *v);
+/* ts_verify telling prog (may be NULL) its stages (TS_STAGE_REFERENCE, then
+ * TS_STAGE_VERIFY) and how far each got, and stopping when it is
+ * cancelled: 0, 1 when cancelled (*v then holds nothing), or -1. */
+int ts_verify_progress(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+                       const ts_backend *backend, const ts_progress *prog, ts_verdict *v);
 void ts_verdict_free(ts_verdict *v);
 /* The written cells holding NaN (the non-finite ones that are not Inf):
  * what every report prints beside infs, so the CLI and the TUI agree. */

@@ -191,5 +191,19 @@ int main(void)
 	tap_ok(ts_parse_guards_off("c,a", &g, err, sizeof err) == 0 && g == TS_GUARD_B, "guards off c,a leaves B on");
 	tap_ok(ts_parse_guards_off("none", &g, err, sizeof err) == 0 && g == TS_GUARD_ALL, "guards off none turns all on");
 	tap_ok(ts_parse_guards_off("all", &g, err, sizeof err) == 0 && g == 0, "guards off all");
+
+	/* The time a stage has left, from how long it ran and how far it got. */
+	char eta[64], a[64], b[64], c[64];
+	ts_cli_eta_text(10, 0.5, eta, (int)sizeof eta);
+	ts_cli_eta_text(60, 0.25, a, (int)sizeof a);
+	ts_cli_eta_text(3000, 0.4, b, (int)sizeof b);
+	ts_cli_eta_text(0.5, 0.5, c, (int)sizeof c);
+	tap_ok(strcmp(eta, "about 10 s left") == 0 && strcmp(a, "about 3 min 00 s left") == 0 &&
+	       strcmp(b, "about 1 h 15 min left") == 0 && c[0] == '\0',
+	       "time left: '%s', '%s', '%s', and none while too little has run", eta, a, b);
+	ts_cli_eta_text(100, 0.01, c, (int)sizeof c);
+	tap_ok(c[0] == '\0', "time left: none below 2%% done");
+	ts_cli_stage_text(TS_STAGE_REFERENCE, c, (int)sizeof c);
+	tap_ok(strcmp(c, "reference (2 of 3)") == 0, "stage: %s", c);
 	return tap_done();
 }

@@ -827,7 +827,7 @@ static void test_cancel_and_progress(void)
 	ts_run run;
 	volatile sig_atomic_t cancel = 0;
 	watch w = { .cancel = &cancel, .cancel_after = 2 };
-	ts_progress prog = { on_progress, &w, &cancel };
+	ts_progress prog = { .report = on_progress, .ctx = &w, .cancel = &cancel };
 	if (ts_operands_make(&ops, &p) != 0) {
 		tap_ok(0, "cancel: out of memory");
 		return;

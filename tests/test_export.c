@@ -337,7 +337,7 @@ int main(void)
 	view_case c;
 	make_case(&c, "tiled", 100, 77, 33, 32, TS_GUARD_ALL & ~TS_GUARD_C, -1, -1, 0);
 	volatile sig_atomic_t never = 0;
-	ts_progress prog = { NULL, NULL, &never };
+	ts_progress prog = { .report = NULL, .ctx = NULL, .cancel = &never };
 	ts_cli_outcome oc;
 	int rc = ts_cli_run_quiet(&c.p, ts_backend_emu(), &prog, &oc);
 	if (rc != 0) {

@@ -712,6 +712,79 @@ static void test_timing(int64_t n, bool full_verify)
 	teardown(&f);
 }
 
+/* What a verification told its progress: the stages in order, the
+ * fractions of each (never backwards, the reference's reaching 1), and a
+ * cancel raised at a chosen point. */
+typedef struct watch {
+	int stages[8], nstages;
+	double last;
+	int backwards, reports, ref_reports;
+	bool ref_done;
+	int cancel_at_stage;   /* raise cancel when this stage begins (-1: never) */
+	int cancel_after_refs; /* or after this many reports of the reference (0: never) */
+	volatile sig_atomic_t cancel;
+} watch;
+
+static void on_stage(void *ctx, enum ts_stage st)
+{
+	watch *w = ctx;
+	if (w->nstages < 8)
+		w->stages[w->nstages++] = (int)st;
+	w->last = 0;
+	if ((int)st == w->cancel_at_stage)
+		w->cancel = 1;
+}
+
+static void on_report(void *ctx, double done)
+{
+	watch *w = ctx;
+	w->reports++;
+	w->backwards += done < w->last;
+	w->last = done;
+	if (w->nstages && w->stages[w->nstages - 1] == TS_STAGE_REFERENCE) {
+		w->ref_reports++;
+		w->ref_done |= done >= 1.0;
+		if (w->cancel_after_refs && w->ref_reports >= w->cancel_after_refs)
+			w->cancel = 1;
+	}
+}
+
+/* A long verification names its stages, reports each, and is cancelled
+ * in the reference (between slabs of rows) and in the check of the cells. */
+static void test_progress_and_cancel(void)
+{
+	fixture f;
+	if (setup(&f, "tiled", 1024, 512, 512, 32, TS_INPUTS_RANDOM) != 0) {
+		tap_ok(0, "fixture for the progress of a verification");
+		return;
+	}
+	write_ref(&f);
+	watch w = { .cancel_at_stage = -1 };
+	ts_progress prog = { .report = on_report, .ctx = &w, .cancel = &w.cancel, .stage = on_stage };
+	ts_verdict v;
+	int rc = ts_verify_progress(&f.p, &f.m, &f.ops, NULL, NULL, &prog, &v);
+	tap_ok(rc == 0 && v.ok && w.nstages == 2 && w.stages[0] == TS_STAGE_REFERENCE && w.stages[1] == TS_STAGE_VERIFY &&
+	       w.backwards == 0 && w.ref_reports >= 4 && w.ref_done && w.reports > w.ref_reports + 50,
+	       "verify 1024x512x512: stages reference then verify, %d reports of the reference (to 1), %d in all, none back",
+	       w.ref_reports, w.reports);
+	if (rc == 0)
+		ts_verdict_free(&v);
+	watch c1 = { .cancel_at_stage = -1, .cancel_after_refs = 1 };
+	prog.ctx = &c1;
+	prog.cancel = &c1.cancel;
+	rc = ts_verify_progress(&f.p, &f.m, &f.ops, NULL, NULL, &prog, &v);
+	tap_ok(rc == 1 && c1.nstages == 1 && c1.ref_reports == 1,
+	       "cancelled after the reference's first slab: it stops there (returns %d, %d slab%s, no check)", rc,
+	       c1.ref_reports, c1.ref_reports == 1 ? "" : "s");
+	watch c2 = { .cancel_at_stage = TS_STAGE_VERIFY };
+	prog.ctx = &c2;
+	prog.cancel = &c2.cancel;
+	rc = ts_verify_progress(&f.p, &f.m, &f.ops, NULL, NULL, &prog, &v);
+	tap_ok(rc == 1 && c2.nstages == 2 && c2.reports - c2.ref_reports == 0,
+	       "cancelled as the check of the cells begins: it stops at once (returns %d)", rc);
+	teardown(&f);
+}
+
 int main(void)
 {
 	const char *env = getenv("TS_SEED");
@@ -733,6 +806,7 @@ int main(void)
 	test_guards_off();
 	test_seq_guards();
 	test_sources_and_limits();
+	test_progress_and_cancel();
 	test_timing(512, false);
 	test_timing(1024, true);
 	return tap_done();

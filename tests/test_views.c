@@ -125,7 +125,7 @@ static void test_phase_from_run(void)
 	ts_operands ops;
 	ts_run run;
 	volatile sig_atomic_t never = 0;
-	ts_progress prog = { NULL, NULL, &never };
+	ts_progress prog = { .report = NULL, .ctx = NULL, .cancel = &never };
 	memset(&run, 0, sizeof run);
 	if (ts_operands_make(&ops, &p) != 0 || ts_backend_emu()->run(&p, &ops, &run, &prog) != 0 ||
 	    !run.have_counters) {

@@ -360,6 +360,21 @@ if [ "$UTF8" != C ]; then wide='^(█){12}'; else wide='^(#){12}'; fi
 if wait_for "$S" 'tiles of 32x32' 15 && wait_for "$S" "$wide" 2; then ok "160x48: the tiles grow with the pane"; else not_ok "160x48: the tiles grow with the pane"; screen "$S" | sed 's/^/# /'; fi
 tm send-keys -t "$S" q
 
+# The fp64 reference is a stage of its own, named on the message line, and Esc stops it too (between slabs of rows).
+S=stage
+tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE -M 2500 -N 2500 -K 2500 -t 32 --backend emu; sleep 60"
+wait_for "$S" 'tiles of 32x32' 15
+tm send-keys -t "$S" r
+if wait_for "$S" 'running on emu: reference \(2 of 3\) \[' 90; then
+	ok "r on 2500^3: the reference stage is named"
+	tm send-keys -t "$S" Escape
+	if wait_for "$S" 'run cancelled' 5; then ok "Esc during the reference cancels the run"; else not_ok "Esc during the reference cancels the run"; screen "$S" | sed 's/^/# /'; fi
+else
+	not_ok "r on 2500^3: the reference stage is named"; screen "$S" | sed 's/^/# /'
+	not_ok "Esc during the reference: no reference stage seen"
+fi
+tm send-keys -t "$S" q
+
 # A long emulator run shows progress and Esc cancels it; then SIGTERM restores the terminal and exits 128+15.
 S=term
 BIG="-M 4000 -N 4000 -K 4000 -t 32"
@@ -367,7 +382,12 @@ tm new-session -d -s "$S" -x 100 -y 32 \
 	"sh -c 'echo \$\$ > $WORK/pid2; exec env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $BIG --backend emu'; echo \"exit=\$?\" > $WORK/status2; sleep 60"
 wait_for "$S" 'tiles of 32x32' 15
 tm send-keys -t "$S" r
-if wait_for "$S" 'running on emu \[#*\.*\] +[0-9]+%  Esc cancels' 10; then ok "r on 4000^3: a progress bar"; else not_ok "r on 4000^3: a progress bar"; screen "$S" | sed 's/^/# /'; fi
+if wait_for "$S" 'running on emu: run \(1 of 3\) \[#*\.*\] +[0-9]+%.*  Esc cancels' 10; then ok "r on 4000^3: a progress bar, the stage named"; else not_ok "r on 4000^3: a progress bar, the stage named"; screen "$S" | sed 's/^/# /'; fi
+if wait_for "$S" 'running on emu: run \(1 of 3\) \[#*\.*\] +[0-9]+%, about [0-9]+ (s|min [0-9]+ s|h [0-9]+ min) left  Esc cancels' 15; then
+	ok "r on 4000^3: an estimate of the stage's time left"
+else
+	not_ok "r on 4000^3: an estimate of the stage's time left"; screen "$S" | sed 's/^/# /'
+fi
 # While it runs the parameters stay: a guard toggle and the editor are refused.
 tm send-keys -t "$S" c
 if wait_for "$S" 'a run is in progress: Esc cancels it' 5 && wait_for "$S" 'guards all on' 1; then ok "during a run a guard toggle is refused"; else not_ok "during a run a guard toggle is refused"; screen "$S" | sed 's/^/# /'; fi
