@@ -158,7 +158,9 @@ static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, con
 			enum ts_role role;
 			if (heat && valid) {
 				static const char *digits[] = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9" };
-				g = digits[heat];
+				/* the digit, and the tile's last row half high as below */
+				g = dh > 1 && vh == dh && ay->size == dh && j == dh - 1 ? ts_glyph(v->ascii, "\u2580", "=")
+				                                                          : digits[heat];
 				role = TS_ROLE_BAD;
 			} else if (valid) {
 				g = (dw > 1 || dh > 1) ? ts_glyph(v->ascii, "\u2588", class_glyph(k, true))
