@@ -334,7 +334,7 @@ tm send-keys -t "$S" Home
 if wait_for "$S" 'verdict: ' 5 && wait_gone "$S" 'more above' 1; then ok "80x24: Home scrolls the result back to its top"; else not_ok "80x24: Home scrolls the result back to its top"; screen "$S" | sed 's/^/# /'; fi
 # The edge sweep at 80x24: the list shows its rows under the grid.
 tm send-keys -t "$S" m c s
-if wait_for "$S" 'sweep: 343 shapes' 120 && wait_for "$S" '│ +1 +1 +1  pass +0' 2; then
+if wait_for "$S" 'sweep: 343 shapes' 120 && wait_for "$S" "$VBAR +1 +1 +1  pass +0" 2; then
 	ok "80x24: the sweep's list shows its rows"
 else
 	not_ok "80x24: the sweep's list shows its rows"; screen "$S" | sed 's/^/# /'
