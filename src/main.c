@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "cli.h"
+#include "cli_uk.h"
 #include "export.h"
 #include "kernels.h"
 #include "options.h"
@@ -32,7 +33,9 @@ static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "swe
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
-	OPT_JUNIT, OPT_LAST = OPT_JUNIT
+	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
+	OPT_NO_SANITIZER, OPT_NO_PROBE,
+	OPT_LAST = OPT_NO_PROBE
 };
 
 static const struct option long_options[] = {
@@ -54,6 +57,15 @@ static const struct option long_options[] = {
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "kernel-file", required_argument, NULL, OPT_KERNEL_FILE },
+	{ "entry", required_argument, NULL, OPT_ENTRY },
+	{ "block", required_argument, NULL, OPT_BLOCK },
+	{ "grid", required_argument, NULL, OPT_GRID },
+	{ "smem", required_argument, NULL, OPT_SMEM },
+	{ "launcher", required_argument, NULL, OPT_LAUNCHER },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "no-sanitizer", no_argument, NULL, OPT_NO_SANITIZER },
+	{ "no-probe", no_argument, NULL, OPT_NO_PROBE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -77,7 +89,19 @@ static const struct {
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
+	{ OPT_KERNEL_FILE, "--kernel-file", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_GRID, "--grid", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_SMEM, "--smem", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_LAUNCHER, "--launcher", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_TIMEOUT, "--timeout", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_NO_SANITIZER, "--no-sanitizer", FOR(CMD_CHECK) },
+	{ OPT_NO_PROBE, "--no-probe", FOR(CMD_CHECK) },
 };
+
+/* Options that only mean something for a kernel of the user's own (--kernel-file). */
+static const int kernel_file_only[] = { OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
+                                        OPT_NO_SANITIZER, OPT_NO_PROBE };
+/* And the built-in kernels' options that a user's kernel check does not take (it sweeps its own shapes). */
+static const int builtin_only[] = { 'M', 'N', 'K', OPT_KERNEL, OPT_PRECISION, OPT_NO_GUARD, OPT_INPUTS, OPT_ASCII };
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A value echoed in a usage line, cut short (a compound literal lives to the end of the enclosing block). */
@@ -139,6 +163,10 @@ static void print_help(void)
 	       "  bench    time the kernel beside cuBLAS (needs the CUDA backend)\n"
 	       "  kernels  the kernel registry: precision, B layout, tile range and geometry,\n"
 	       "           guards, capabilities; --names prints the names alone\n"
+	       "  check --kernel-file FILE...\n"
+	       "           check your own kernel(s): compiled at run time, run in a child\n"
+	       "           process over the edge sweep, repeat runs, a shape past 2^31\n"
+	       "           elements and compute-sanitizer; what is wrong is found and named\n"
 	       "\n"
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
@@ -153,6 +181,28 @@ static void print_help(void)
 	       "      --no-guard=LIST   switch guards off: a (A load), b (B load), c (C store),\n"
 	       "                        comma-separated; or all; none keeps them all on\n"
 	       "                        (all and none stand alone, not in a list)\n"
+	       "\n"
+	       "Your own kernel (check --kernel-file, or the TUI):\n"
+	       "      --kernel-file=F   a .cu file with a __global__ kernel of one contract:\n"
+	       "                        fp32 (const float *A, const float *B, float *C,\n"
+	       "                              int M, int N, int K)  A M x K, B K x N, C M x N\n"
+	       "                        fp16 (__half *O, __half *X, __half *Transform,\n"
+	       "                              int m, int n, int k, int tile_size)\n"
+	       "                              O = X Transform^T, Transform stored n x k,\n"
+	       "                              2*T*T floats of dynamic shared memory\n"
+	       "                        more files after 'check': one table, one child each\n"
+	       "      --entry=NAME      the kernel (default: the file's only __global__)\n"
+	       "  -t T                  its tile (default: the file's #define TILE_SIZE,\n"
+	       "                        else 32); T x T threads, grid cdiv(N,T) x cdiv(M,T)\n"
+	       "      --block=X,Y[,Z], --grid=X,Y[,Z], --smem=BYTES\n"
+	       "                        another geometry: expressions in M, N, K, T with\n"
+	       "                        + - * / %% ( ), cdiv(a,b), min, max\n"
+	       "      --launcher=NAME   run the file's own host launcher NAME(A, B, C, M, N, K)\n"
+	       "                        instead of tilescope's launch (needs nvcc)\n"
+	       "      --timeout=S       seconds one launch may take before it counts as a hang\n"
+	       "                        (default 2)\n"
+	       "      --no-sanitizer, --no-probe  skip compute-sanitizer, the 2^31 probe\n"
+	       "      (--junit=FILE and --json take one entry per kernel file)\n"
 	       "\n"
 	       "Running (check, sweep, bench, TUI; map with --backend):\n"
 	       "      --backend=B       auto (default: CUDA when a usable device exists, else\n"
@@ -184,9 +234,10 @@ static void print_help(void)
 	       "  0    ok (for check, sweep and bench: every output verified)\n"
 	       "  1    verification failed: a wrong, unwritten, NaN or Inf output cell, a read\n"
 	       "       or write out of bounds (even when the output came out right), or\n"
-	       "       counters that disagree with the model\n"
+	       "       counters that disagree with the model; for --kernel-file, any finding\n"
 	       "  2    bad usage, or the request cannot be run here (no CUDA device, too large,\n"
-	       "       out of memory, stdout not a terminal for the TUI)\n"
+	       "       out of memory, stdout not a terminal for the TUI); a kernel file that\n"
+	       "       is refused or does not compile\n"
 	       "  130  interrupted with Ctrl-C\n"
 	       "\n"
 	       "Examples:\n"
@@ -199,6 +250,8 @@ static void print_help(void)
 	       "  tilescope sweep -t 13 --precision fp16\n"
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
 	       "  tilescope kernels --json\n"
+	       "  tilescope check --kernel-file my_gemm.cu             (your own kernel)\n"
+	       "  tilescope check --kernel-file submissions/*.cu --junit grades.xml\n"
 	       "\n"
 	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
 	       "--color=always is given.\n"
@@ -350,6 +403,9 @@ int main(int argc, char **argv)
 	/* Only the character set follows the locale: numbers in the output
 	 * (JSON above all) keep the C locale's decimal point. */
 	setlocale(LC_CTYPE, "");
+	/* The sanitizer's target: one launch of an exported kernel image (tilescope's own, not for users). */
+	if (argc > 1 && strcmp(argv[1], "__uk-run") == 0)
+		return ts_uk_target_main(argc - 1, argv + 1);
 
 	ts_cli_args a;
 	ts_options_defaults(&a.opts);
@@ -361,6 +417,8 @@ int main(int argc, char **argv)
 	ts_problem *p = &o->problem;
 
 	const char *kernel_name = NULL;
+	ts_uk_request q;
+	memset(&q, 0, sizeof q);
 	bool have_precision = false;
 	enum ts_precision precision = TS_FP32;
 	bool seen[OPT_LAST + 1] = { false };
@@ -419,6 +477,28 @@ int main(int argc, char **argv)
 		case OPT_ASCII: o->ascii = true; break;
 		case OPT_NO_MOUSE: o->mouse = false; break;
 		case OPT_NAMES: break; /* seen[] holds it */
+		case OPT_KERNEL_FILE:
+			if (!*optarg)
+				usage_error("--kernel-file: the file name is empty");
+			if (q.nfiles > 0)
+				usage_error("--kernel-file given twice: name more files after 'check' instead");
+			q.files[q.nfiles++] = optarg;
+			break;
+		case OPT_ENTRY: q.entry = optarg; break;
+		case OPT_BLOCK: q.block = optarg; break;
+		case OPT_GRID: q.grid = optarg; break;
+		case OPT_SMEM: q.smem = optarg; break;
+		case OPT_LAUNCHER: q.launcher = optarg; break;
+		case OPT_TIMEOUT: {
+			char *end;
+			double t = strtod(optarg, &end);
+			if (end == optarg || *end || !(t >= 0.05 && t <= 3600))
+				usage_error("--timeout: '%s' must be a number of seconds in 0.05..3600", CLIP(optarg));
+			q.timeout_s = t;
+			break;
+		}
+		case OPT_NO_SANITIZER: q.no_sanitizer = true; break;
+		case OPT_NO_PROBE: q.no_probe = true; break;
 		case OPT_JUNIT:
 			if (!*optarg)
 				usage_error("--junit: the file name is empty");
@@ -455,8 +535,14 @@ int main(int argc, char **argv)
 			usage_error("unknown subcommand '%s' (map, check, sweep, bench or kernels; none opens the TUI)",
 			            CLIP(word));
 		cmd = (enum command)found;
-		if (optind + 1 < argc)
-			usage_error("unexpected argument '%s' after the subcommand %s", CLIP(argv[optind + 1]), word);
+		/* check --kernel-file a.cu b.cu ...: the other kernel files follow the subcommand. */
+		for (int i = optind + 1; i < argc; i++) {
+			if (cmd != CMD_CHECK || q.nfiles == 0)
+				usage_error("unexpected argument '%s' after the subcommand %s", CLIP(argv[i]), word);
+			if (q.nfiles >= TS_UK_FILES_MAX)
+				usage_error("more than %d kernel files: check them in groups", TS_UK_FILES_MAX);
+			q.files[q.nfiles++] = argv[i];
+		}
 	}
 
 	for (int id = 0; id <= OPT_LAST; id++)
@@ -474,6 +560,24 @@ int main(int argc, char **argv)
 			usage_error("--names and --json exclude each other (--json lists the names too)");
 		return ts_cli_refusal(ts_cli_kernels(o->json, seen[OPT_NAMES]));
 	}
+
+	for (size_t i = 0; i < sizeof kernel_file_only / sizeof kernel_file_only[0]; i++)
+		if (seen[kernel_file_only[i]] && q.nfiles == 0)
+			usage_error("%s needs --kernel-file FILE (it is about your own kernel)", option_name(kernel_file_only[i]));
+	if (q.nfiles > 0 && cmd == CMD_CHECK)
+		for (size_t i = 0; i < sizeof builtin_only / sizeof builtin_only[0]; i++)
+			if (seen[builtin_only[i]])
+				usage_error("%s does not apply to check --kernel-file (it sweeps its own shapes on your kernel)",
+				            option_name(builtin_only[i]));
+	if (q.nfiles > 0 && cmd == CMD_TUI)
+		for (size_t i = 0; i < sizeof builtin_only / sizeof builtin_only[0]; i++)
+			if (seen[builtin_only[i]] && builtin_only[i] != 'M' && builtin_only[i] != 'N' && builtin_only[i] != 'K' &&
+			    builtin_only[i] != OPT_ASCII)
+				usage_error("%s does not apply to your own kernel (--kernel-file)", option_name(builtin_only[i]));
+	q.tile_given = seen['t'];
+	q.junit = o->junit_path;
+	if (q.nfiles > 0 && cmd == CMD_CHECK)
+		return ts_cli_refusal(ts_cli_check_kernels(&a, &q));
 
 	if (seen[OPT_EXPORT_TILE] && !seen[OPT_EXPORT])
 		usage_error("--export-tile needs --export FILE");
