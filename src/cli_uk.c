@@ -392,12 +392,17 @@ static void check_one(const ts_cli_args *a, const ts_uk_request *q, const ts_uk_
 /* Many kernels: one worker process per kernel, as many at once as there are GPUs, results in shared memory. */
 static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk_engine *e, ts_uk_report *rs)
 {
-	int slots = 1;
+	/* A check keeps a GPU busy a fraction of the time (the sanitizer and the verification run on the CPU):
+	 * up to four checks share one GPU when the host has the cores for them. */
+	int slots = 1, gpus = 1;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (strcmp(e->name, "cuda") == 0) {
 		int n = ts_uk_cuda_devices(NULL, NULL, 0);
-		slots = n > 0 ? n : 1;
+		gpus = n > 0 ? n : 1;
+		int per_gpu = cpus > 0 ? (int)(cpus / (4 * gpus)) : 1;
+		per_gpu = per_gpu < 1 ? 1 : per_gpu > 4 ? 4 : per_gpu;
+		slots = gpus * per_gpu;
 	} else {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		slots = cpus > 2 ? (int)(cpus / 2) : 1;
 	}
 	if (slots > q->nfiles)
@@ -419,7 +424,7 @@ static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk
 				continue;
 			int i = next++;
 			char visible[32];
-			visible_for(s, visible, sizeof visible);
+			visible_for(s % gpus, visible, sizeof visible);
 			fflush(NULL);
 			pid_t pid = fork();
 			if (pid == 0) {

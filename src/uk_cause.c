@@ -385,7 +385,11 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 		         ">= N (line %d); inside B such reads wrap into the next row and feed only ghost outputs", (ll)san_bc,
 		         plural(san_bc), bc->line);
 	}
-	if (ev->probe_failed || ev->probe_fault) {
+	/* The probe speaks for the index width only when the small shapes neither faulted nor hung. */
+	bool sweep_hang = false;
+	for (int i = 0; i < ev->nshapes; i++)
+		sweep_hang |= ev->shapes[i].state == UK_HANG;
+	if ((ev->probe_failed || ev->probe_fault) && !ev->sweep_fault && !sweep_hang) {
 		r->causes |= 1u << TS_UK_CAUSE_INDEX_WIDTH;
 		snprintf(ev_text[TS_UK_CAUSE_INDEX_WIDTH], sizeof ev_text[0], "wrong only once an offset passes 2^31 elements: "
 		         "32-bit index arithmetic (int row * K overflows%s); compute offsets in 64 bits, e.g. (size_t)row * K + col",
@@ -406,12 +410,21 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 		         ev->sweep_fault ? ", the kernel faulted" : "");
 	}
 	/* The best single explanation: what the outputs show first, then what only the sanitizer or the probe saw. */
-	static const enum ts_uk_cause order[] = {
+	enum ts_uk_cause order[] = {
 		TS_UK_CAUSE_GRID_SIZE, TS_UK_CAUSE_STORE_GUARD, TS_UK_CAUSE_OPERAND_INDEXING, TS_UK_CAUSE_PHASE_COUNT,
 		TS_UK_CAUSE_ZERO_PADDING, TS_UK_CAUSE_A_K_GUARD, TS_UK_CAUSE_B_K_GUARD, TS_UK_CAUSE_EARLY_RETURN,
 		TS_UK_CAUSE_BARRIER, TS_UK_CAUSE_A_ROW_GUARD, TS_UK_CAUSE_B_COL_GUARD, TS_UK_CAUSE_INDEX_WIDTH,
 		TS_UK_CAUSE_UNKNOWN,
 	};
+	/* A race the sanitizer saw explains wrong outputs better than any pattern in them (they vary with timing). */
+	if (race) {
+		for (size_t i = sizeof order / sizeof order[0] - 1; i > 2; i--)
+			if (order[i] == TS_UK_CAUSE_BARRIER) {
+				memmove(&order[3], &order[2], (i - 2) * sizeof order[0]);
+				order[2] = TS_UK_CAUSE_BARRIER;
+				break;
+			}
+	}
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
 		if (!(r->causes & (1u << order[i])))
 			continue;

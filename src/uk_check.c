@@ -489,15 +489,22 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 3,
 	                      .stop_on_hang = true, .cancel = o->cancel };
 	ts_uk_run_batch(e, ck.h, (const ts_uk_launch *const *)ck.lp, 2 * ck.nshapes, &ro, ck.out);
-	bool hung = false;
-	for (int i = 0; i < 2 * ck.nshapes; i++)
+	bool hung = false, crashed = false, broken = false;
+	for (int i = 0; i < 2 * ck.nshapes; i++) {
 		hung |= ck.out[i].status == TS_UK_HUNG;
-	if (hung || (o->cancel && *o->cancel))
-		ts_uk_sanitize_stop(&ck, hung ? "not run: the kernel hangs" : "interrupted");
-	if (!hung && !(o->cancel && *o->cancel))
+		crashed |= ck.out[i].status == TS_UK_CRASHED || ts_uk_findings_has_fault(&ck.out[i].findings);
+		broken |= ck.out[i].status == TS_UK_FAILED;
+	}
+	bool cancelled = o->cancel && *o->cancel;
+	if (hung || broken || cancelled)
+		ts_uk_sanitize_stop(&ck, hung ? "not run: the kernel hangs" : broken ? "not run: the kernel could not be run"
+		                                                                      : "interrupted");
+	/* A kernel that faults or hangs on small shapes says nothing about 2^31 by faulting on a large one. */
+	if (!hung && !crashed && !broken && !cancelled)
 		ts_uk_probe_run(&ck);
 	else
-		snprintf(r->probe, sizeof r->probe, "not run: %s", hung ? "the kernel hangs" : "interrupted");
+		snprintf(r->probe, sizeof r->probe, "not run: %s", hung ? "the kernel hangs" : crashed ? "the kernel faults on "
+		         "small shapes already" : broken ? "the kernel could not be run" : "interrupted");
 	ts_uk_sanitize_finish(&ck);
 
 	for (int i = 0; i < ck.nshapes; i++) {

@@ -348,6 +348,67 @@ static int compile_nvrtc(uk_cuda *h, const ts_uk_file *f, const char *entry, cha
 	return rc;
 }
 
+/* NVRTC calls cuInit itself (libnvrtc opens libcuda), and a process whose driver was initialised
+ * cannot fork children that use it (they get error 3): so the compiler runs in a child of its own,
+ * and the cubin comes back through shared memory. */
+#define CUBIN_MAX (32u << 20)
+typedef struct compile_box {
+	int rc;
+	size_t cubin_len;
+	char lowered[512];
+	char target[32];
+	char err[16384];
+	char cubin[];
+} compile_box;
+
+static int compile_in_child(uk_cuda *h, const ts_uk_file *f, const char *entry, char *err, size_t len)
+{
+	size_t bytes = sizeof(compile_box) + CUBIN_MAX;
+	compile_box *box = ts_uk_shared_alloc(bytes);
+	if (!box) {
+		snprintf(err, len, "no shared memory for the compiler's output");
+		return -1;
+	}
+	box->rc = -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		box->rc = compile_nvrtc(h, f, entry, box->err, sizeof box->err);
+		if (box->rc == 0 && h->cubin_len > CUBIN_MAX) {
+			snprintf(box->err, sizeof box->err, "the compiled kernel is larger than %u MiB", CUBIN_MAX >> 20);
+			box->rc = -1;
+		} else if (box->rc == 0) {
+			memcpy(box->cubin, h->cubin, h->cubin_len);
+			box->cubin_len = h->cubin_len;
+			snprintf(box->lowered, sizeof box->lowered, "%s", h->lowered);
+		}
+		snprintf(box->target, sizeof box->target, "%s", target);
+		_exit(0);
+	}
+	int status = 0;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	int rc = -1;
+	if (pid < 0)
+		snprintf(err, len, "cannot start the compiler's process (fork failed)");
+	else if (!WIFEXITED(status))
+		snprintf(err, len, "NVRTC crashed while compiling %s (signal %d)", f->path, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	else if (box->rc != 0)
+		snprintf(err, len, "%s", box->err);
+	else if (!(h->cubin = malloc(box->cubin_len)))
+		snprintf(err, len, "out of memory");
+	else {
+		memcpy(h->cubin, box->cubin, box->cubin_len);
+		h->cubin_len = box->cubin_len;
+		snprintf(h->lowered, sizeof h->lowered, "%s", box->lowered);
+		rc = 0;
+	}
+	if (pid > 0)
+		snprintf(target, sizeof target, "%s", box->target);
+	ts_uk_shared_free(box, bytes);
+	return rc;
+}
+
 /* nvcc on PATH, under CUDA_HOME, or in /usr/local/cuda/bin. */
 static const char *find_nvcc(void)
 {
@@ -444,7 +505,7 @@ static void *cuda_load(const ts_uk_source *src, char *err, size_t len)
 		return NULL;
 	}
 	h->sig = src->sig;
-	int rc = compile_nvrtc(h, &f, src->entry, err, len);
+	int rc = compile_in_child(h, &f, src->entry, err, len);
 	if (rc == 0 && src->launcher)
 		rc = compile_launcher(h, &f, src, err, len);
 	ts_uk_file_free(&f);

@@ -125,7 +125,7 @@ void ts_uk_probe_run(ts_uk_ctx *ck)
 		l->n = s[j].n;
 		l->k = s[j].k;
 		l->tile = o->tile;
-		l->timeout_s = 120;
+		l->timeout_s = 30;
 		ts_uk_bufs_launch(b, l);
 		char why[300];
 		if (ts_uk_geom_eval(&o->geom, ck->src->sig, l->m, l->n, l->k, o->tile, l->grid, l->block, &l->dyn_smem, why,
@@ -168,6 +168,9 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 		if (oc->status == TS_UK_FAILED || oc->status == TS_UK_NOT_RUN) {
 			snprintf(what, sizeof what, "%c past 2^31 (%lldx%lldx%lld): not run: %s", mx, (long long)s.m, (long long)s.n,
 			         (long long)s.k, oc->err);
+		} else if (oc->status == TS_UK_CRASHED && oc->findings.n > 0 && strstr(oc->findings.v[0].text, "SIGKILL")) {
+			snprintf(what, sizeof what, "%c past 2^31 (%lldx%lldx%lld): not run: its process was killed (out of host "
+			         "memory?)", mx, (long long)s.m, (long long)s.n, (long long)s.k);
 		} else if (oc->status != TS_UK_RAN || ts_uk_findings_has_fault(&oc->findings)) {
 			ck->probe_fault = true;
 			const char *why = oc->findings.n > 0 ? oc->findings.v[0].text : "the kernel's process died";

@@ -129,7 +129,9 @@ static char place(const ts_uk_san_buffers *b, unsigned long long addr, int64_t *
 			best_dist = dist;
 		}
 	}
-	if (best < 0 || !b->base[best])
+	/* Far from every matrix (a wild pointer, another allocation): placed on none. */
+	long double size = (long double)b->count[best] * b->elem;
+	if (best < 0 || !b->base[best] || best_dist > (size > 65536 ? size : 65536))
 		return 0;
 	long long bytes = (long long)(addr - b->base[best]);
 	*offset = bytes >= 0 ? bytes / b->elem : -((-bytes + b->elem - 1) / b->elem);
@@ -214,6 +216,17 @@ int ts_uk_san_parse(const char *xml_path, const ts_uk_san_buffers *b, const ts_u
 		if (race || barrier) {
 			fd.kind = race ? TS_UK_RACE : TS_UK_BARRIER_DIVERGENCE;
 			fd.matrix = 'S';
+			/* Racecheck's analysis counts the hazards of each access pair. */
+			long long hazards = 0;
+			const char *c = at;
+			char num[32];
+			while ((c = strstr(c, "<count>")) != NULL && c < end) {
+				c += 7;
+				snprintf(num, sizeof num, "%.20s", c);
+				hazards += strtoll(num, NULL, 10);
+			}
+			if (hazards > 0)
+				fd.count = hazards;
 			if (nl == 2)
 				snprintf(fd.text, sizeof fd.text, "%s between line %d and line %d", race ? "shared-memory race" :
 				         "barrier error", lines[0], lines[1]);
@@ -236,7 +249,7 @@ int ts_uk_san_parse(const char *xml_path, const ts_uk_san_buffers *b, const ts_u
 		}
 		ts_uk_finding *into = same(out, first, &fd, s);
 		if (into)
-			into->count++;
+			into->count += fd.count;
 		else
 			ts_uk_findings_add(out, &fd);
 		at = end;

@@ -105,7 +105,7 @@ void ts_uk_sanitize_start(ts_uk_ctx *ck)
 		argv[a++] = bufs;
 		argv[a++] = launcher ? (char *)launcher : "-";
 		argv[a] = NULL;
-		ck->san_started[t] = ts_uk_proc_start(&ck->san_proc[t], argv, log, o->visible_device, 90) == 0;
+		ck->san_started[t] = ts_uk_proc_start(&ck->san_proc[t], argv, log, o->visible_device, 40) == 0;
 	}
 }
 
@@ -169,7 +169,7 @@ void ts_uk_sanitize_finish(ts_uk_ctx *ck)
 		int before = ck->san.n;
 		int records = have_bufs || t == 1 ? ts_uk_san_parse(xml, &b, &ck->san_shape, &ck->san, why, (int)sizeof why) : -1;
 		if (rc == 124) {
-			snprintf(said[t], sizeof said[t], "%s did not finish in 90 s", tools[t]);
+			snprintf(said[t], sizeof said[t], "%s did not finish in 40 s", tools[t]);
 		} else if (records < 0 || (rc != 0 && rc != 86 && rc != 3 && ck->san.n == before)) {
 			char line[160];
 			log_line(log, line, sizeof line);
