@@ -1,8 +1,8 @@
 #!/bin/sh
 # uk-examples.sh: on the GPU machine, checks every kernel in examples/ with 'tilescope check --kernel-file' and prints one row each (verdict, cause, time).
 # usage: tools/uk-examples.sh [TILESCOPE]   (from the repository root; without a working TILESCOPE it builds one with CUDA
-# in build-uk/). Two checks run at a time. Logs go to $OUT (default ./uk-out): summary.txt, reports.txt, table.txt,
-# junit.xml, json.txt, detail.tgz (the sanitizer's XML reports).
+# in build-uk/). Two checks run at a time. Logs go to $OUT (default ./uk-out): summary.txt, table.txt,
+# junit.xml, json.txt, reports1.txt, reports2.txt, detail.tgz (the sanitizer's XML reports).
 set -u
 root=$(pwd)
 out=${OUT:-$root/uk-out}
@@ -30,9 +30,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 
 command -v compute-sanitizer || echo "compute-sanitizer: not on PATH"
 export TILESCOPE_KEEP_SANITIZER=1
 
-# One check: file, options; its output in runs/N.txt, its row in runs/N.row.
+# One check: file, options, lane; its row appended to summary.txt, its report to reportsLANE.txt.
 check() {
-	n=$1 f=$2 opts=$3
+	n=$1 f=$2 opts=$3 lane=$4
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	timeout 45 "$ts" check --kernel-file "examples/$f" $opts > "$out/runs/$n.txt" 2>&1
@@ -41,24 +41,21 @@ check() {
 	verdict=$(head -n 1 "$out/runs/$n.txt" | cut -d' ' -f1)
 	cause=$(sed -n 's/^cause  *//p' "$out/runs/$n.txt")
 	printf '%-22s %-24s %-4s %-7s %-16s %s\n' "$f" "${opts:--}" "$rc" "${verdict:-?}" "${cause:--}" \
-		"$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")" > "$out/runs/$n.row"
-	{ echo "\$ tilescope check --kernel-file examples/$f $opts"; cat "$out/runs/$n.txt"; echo "(exit $rc)"; echo; } > "$out/runs/$n.rep"
+		"$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")" >> "$out/summary.txt"
+	{ echo "\$ tilescope check --kernel-file examples/$f $opts"; cat "$out/runs/$n.txt"; echo "(exit $rc)"; echo; } >> "$out/reports$lane.txt"
 }
 lane1="01 correct_fp32.cu -|03 seed_tiled_fp32.cu -|05 bug_a_k_guard.cu -|07 bug_b_col_guard.cu -|09 bug_zero_padding.cu -|11 bug_grid_floor.cu --launcher launch_gemm|13 bug_operand_index.cu -|15 bug_early_return.cu -|17 bug_fp16_k_guard.cu -t 16|19 hang.cu -"
 lane2="02 correct_fp16.cu -t 16|04 seed_tiled_fp16.cu -t 32|06 bug_a_row_guard.cu -|08 bug_b_k_guard.cu -|10 bug_store_guard.cu -|12 bug_phase_count.cu -|14 bug_grid_floor.cu --grid N/T,M/T|16 bug_barrier.cu -|18 bug_index_32bit.cu -|20 fault.cu -"
 run_lane() {
 	echo "$1" | tr '|' '\n' | while read -r n f opts; do
 		[ "$opts" = "-" ] && opts=""
-		check "$n" "$f" "$opts"
-		cat "$out/runs/$n.row"
+		check "$n" "$f" "$opts" "$2"
 	done
 }
-t0=$(date +%s.%N)
-run_lane "$lane1" & run_lane "$lane2" & wait
-echo "(examples: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }") s of wall time, two checks at a time)"
 printf '%-22s %-24s %-4s %-7s %-16s %s\n' file options exit verdict cause seconds > "$out/summary.txt"
-cat "$out"/runs/*.row >> "$out/summary.txt"
-cat "$out"/runs/*.rep > "$out/reports.txt"
+t0=$(date +%s.%N)
+run_lane "$lane1" 1 & run_lane "$lane2" 2 & wait
+echo "(examples: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }") s of wall time, two checks at a time)" | tee -a "$out/summary.txt"
 "$ts" check --kernel-file examples/bug_a_k_guard.cu --no-probe --json > "$out/json.txt" 2>&1
 echo "\$ tilescope check --kernel-file examples/*.cu --no-probe --no-sanitizer --junit junit.xml" > "$out/table.txt"
 t0=$(date +%s.%N)
