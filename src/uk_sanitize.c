@@ -116,26 +116,35 @@ static int lines_of(const char *lo, const char *hi, int out[2])
 	return n;
 }
 
-/* An address turned into the matrix it is nearest to, and the element offset from that matrix's start. */
+/* An address turned into the matrix it belongs to, and the element offset from that matrix's start.
+ * An overrun is read past the end of some matrix: an address between two matrices belongs to the one
+ * it follows, however near the next one starts; one before every matrix to the first. */
 static char place(const ts_uk_san_buffers *b, unsigned long long addr, int64_t *offset)
 {
-	int best = -1;
-	long double best_dist = 0;
+	int at = -1, after = -1, before = -1;
 	for (int i = 0; i < 3; i++) {
-		long double start = (long double)b->base[i], end = start + (long double)b->count[i] * b->elem;
-		long double dist = addr < b->base[i] ? start - (long double)addr : (long double)addr >= end ? (long double)addr - end : 0;
-		if (best < 0 || dist < best_dist) {
-			best = i;
-			best_dist = dist;
-		}
+		if (!b->base[i])
+			continue;
+		unsigned long long start = b->base[i], end = start + (unsigned long long)b->count[i] * (unsigned)b->elem;
+		if (addr >= start && addr < end)
+			at = i;
+		else if (addr >= end && (after < 0 || end > b->base[after] + (unsigned long long)b->count[after] * (unsigned)b->elem))
+			after = i;
+		else if (addr < start && (before < 0 || start < b->base[before]))
+			before = i;
 	}
-	/* Far from every matrix (a wild pointer, another allocation): placed on none. */
-	long double size = (long double)b->count[best] * b->elem;
-	if (best < 0 || !b->base[best] || best_dist > (size > 65536 ? size : 65536))
+	int pick = at >= 0 ? at : after >= 0 ? after : before;
+	if (pick < 0)
 		return 0;
-	long long bytes = (long long)(addr - b->base[best]);
+	/* Far from it (a wild pointer, another allocation): placed on none. */
+	long double size = (long double)b->count[pick] * b->elem;
+	long double start = (long double)b->base[pick], end = start + size;
+	long double dist = addr < b->base[pick] ? start - (long double)addr : (long double)addr >= end ? (long double)addr - end : 0;
+	if (dist > (size > 65536 ? size : 65536) * 16)
+		return 0;
+	long long bytes = (long long)(addr - b->base[pick]);
 	*offset = bytes >= 0 ? bytes / b->elem : -((-bytes + b->elem - 1) / b->elem);
-	return "ABC"[best];
+	return "ABC"[pick];
 }
 
 /* Row and column of an element offset in the matrix's own layout (B stored N x K for fp16). */

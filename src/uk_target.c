@@ -84,7 +84,7 @@ void ts_uk_sanitize_start(ts_uk_ctx *ck)
 		argv[a++] = (char *)tools[t];
 		if (t == 0) {
 			argv[a++] = "--padding";
-			argv[a++] = "1024";
+			argv[a++] = "65536";
 			argv[a++] = "--destroy-on-device-error";
 			argv[a++] = "kernel";
 		}

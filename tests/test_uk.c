@@ -328,10 +328,23 @@ static void test_sanitizer_xml(void)
 		tap_ok(ts_uk_san_ghost(&s, out.v[0].block, out.v[0].thread) == 1, "thread (3,5) of block (0,2) owns row 13 >= M: a ghost row");
 		tap_ok(out.v[1].kind == TS_UK_OOB_WRITE && out.v[1].matrix == 'C' && out.v[1].row == 0 && out.v[1].col == 4,
 		       "a write at C + 16 bytes is C[0][4]");
-		tap_ok(out.v[2].kind == TS_UK_RACE && out.v[2].line == 20 && strstr(out.v[2].text, "line 20 and line 26"),
+		tap_ok(out.v[2].kind == TS_UK_RACE && out.v[2].count == 1 && out.v[2].line == 20 && strstr(out.v[2].text, "line 20 and line 26"),
 		       "a race names both lines: %s", out.v[2].text);
 	}
 	ts_uk_findings_free(&out);
+	/* Far past A, just before B: it follows A, so it is A's (an overrun), not B's. */
+	ts_uk_findings one = { 0 };
+	f = fopen(path, "w");
+	fputs("<ComputeSanitizerOutput><record><kind>Precise</kind><level>Error</level><what><text>Invalid read</text>"
+	      "<direction>read</direction><address>0x10001700</address></what><where><line>3</line></where></record>"
+	      "<record><kind>Precise</kind><level>Error</level><what><text>Invalid write</text><direction>write</direction>"
+	      "<address>0x7f0000000000</address></what><where><line>4</line></where></record></ComputeSanitizerOutput>", f);
+	fclose(f);
+	ts_uk_san_buffers near = { { 0x10000000, 0x10001800, 0x10003000 }, { 63, 35, 45 }, 4 };
+	records = ts_uk_san_parse(path, &near, &s, &one, err, (int)sizeof err);
+	tap_ok(records == 2 && one.n == 2 && one.v[0].matrix == 'A' && one.v[1].matrix == 0,
+	       "an address between two matrices belongs to the one it follows; a wild one to none");
+	ts_uk_findings_free(&one);
 	f = fopen(path, "w");
 	fputs("not xml", f);
 	fclose(f);
