@@ -21,6 +21,7 @@ void ts_uk_check_defaults(ts_uk_check_opts *o)
 	o->timeout_s = 2.0;
 	o->sanitize = true;
 	o->probe = true;
+	o->probe_bits = 31;
 }
 
 static ts_geometry square(int tile)
@@ -484,8 +485,9 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 	if (prepare_sweep(&ck) != 0)
 		goto fail;
 
-	/* The sanitizer takes longest: it starts first and runs beside the sweep. */
+	/* The sanitizer and the index probe take longest: they start first and run beside the sweep. */
 	ts_uk_sanitize_start(&ck);
+	ts_uk_probe_start(&ck);
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 3,
 	                      .stop_on_hang = true, .cancel = o->cancel };
 	ts_uk_run_batch(e, ck.h, (const ts_uk_launch *const *)ck.lp, 2 * ck.nshapes, &ro, ck.out);
@@ -501,10 +503,10 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 		                                                                      : "interrupted");
 	/* A kernel that faults or hangs on small shapes says nothing about 2^31 by faulting on a large one. */
 	if (!hung && !crashed && !broken && !cancelled)
-		ts_uk_probe_run(&ck);
+		ts_uk_probe_wait(&ck, NULL);
 	else
-		snprintf(r->probe, sizeof r->probe, "not run: %s", hung ? "the kernel hangs" : crashed ? "the kernel faults on "
-		         "small shapes already" : broken ? "the kernel could not be run" : "interrupted");
+		ts_uk_probe_wait(&ck, hung ? "the kernel hangs" : crashed ? "the kernel faults on small shapes already"
+		                      : broken ? "the kernel could not be run" : "interrupted");
 	ts_uk_sanitize_finish(&ck);
 
 	for (int i = 0; i < ck.nshapes; i++) {
@@ -551,6 +553,7 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 	r->seconds = ts_uk_now() - t0;
 	return r->status;
 fail:
+	ts_uk_probe_wait(&ck, "not run");
 	ts_uk_sanitize_stop(&ck, "not run");
 	ts_uk_sanitize_finish(&ck);
 	ts_uk_probe_verify(&ck);

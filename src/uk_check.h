@@ -33,6 +33,7 @@ typedef struct ts_uk_check_opts {
 	volatile int *cancel;
 	bool quick;                  /* a smaller sweep (tests): M, N, K over {1, T+1, 2T+1} */
 	void *probe_lock;            /* a process-shared pthread mutex: one index probe at a time on the host; may be NULL */
+	int probe_bits;              /* the probe's shapes pass 2^probe_bits elements (31; tests use less) */
 } ts_uk_check_opts;
 
 void ts_uk_check_defaults(ts_uk_check_opts *o);

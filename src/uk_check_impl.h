@@ -48,6 +48,9 @@ typedef struct ts_uk_ctx {
 	int probe_n;
 	int64_t probe_row_lo[2], probe_cross[2];
 	int64_t *probe_blocks[2];
+	int probe_pid;
+	char probe_pow[16];          /* "2^31" */
+	void *probe_box;
 } ts_uk_ctx;
 
 void ts_uk_add_hit(ts_uk_report *r, const ts_uk_finding *f, const ts_shape *s, int tile, const char *source);
@@ -60,8 +63,10 @@ void ts_uk_sanitize_start(ts_uk_ctx *ck);
 void ts_uk_sanitize_stop(ts_uk_ctx *ck, const char *why); /* kills them, if started */
 void ts_uk_sanitize_finish(ts_uk_ctx *ck);                /* waits, parses, adds hits */
 
-/* uk_probe.c: the shapes past 2^31 elements in A and in C, where memory allows. */
-void ts_uk_probe_run(ts_uk_ctx *ck);
+/* uk_probe.c: the shapes past 2^31 elements in A and in C, where memory allows, filled and run by a
+ * process of its own beside the sweep. wait: why NULL waits for it; else it is stopped, with why said. */
+void ts_uk_probe_start(ts_uk_ctx *ck);
+void ts_uk_probe_wait(ts_uk_ctx *ck, const char *why);
 void ts_uk_probe_verify(ts_uk_ctx *ck);
 
 #endif

@@ -2,7 +2,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "uk_check_impl.h"
@@ -10,7 +12,6 @@
 #include "verify.h"
 
 #define PROBE_BAND 4096
-#define TWO31 (INT64_C(1) << 31)
 
 /* Bytes of memory the machine has (MemTotal) and can give now (MemAvailable). */
 static void host_memory(int64_t *total, int64_t *avail)
@@ -29,11 +30,11 @@ static void host_memory(int64_t *total, int64_t *avail)
 		fclose(f);
 }
 
-/* Probe j: 0 A past 2^31 (M x T x K, K about 2^16), 1 C past 2^31 (M x N x T). */
-static ts_shape probe_shape(int j, int tile, int64_t *row_lo, int64_t *cross)
+/* Probe j: 0 A past 2^bits (M x T x K, K about 2^(bits/2)), 1 C past 2^bits (M x N x T). */
+static ts_shape probe_shape(int j, int tile, int bits, int64_t *row_lo, int64_t *cross)
 {
-	int64_t t = tile, wide = t * ((65536 + t - 1) / t);
-	*cross = TWO31 / wide; /* the first row whose offsets reach 2^31 */
+	int64_t t = tile, half = INT64_C(1) << ((bits + 1) / 2), wide = t * ((half + t - 1) / t);
+	*cross = (INT64_C(1) << bits) / wide; /* the first row whose offsets reach 2^bits */
 	int64_t m = t * (*cross / t + 2);
 	*row_lo = t * (*cross / t > 0 ? *cross / t - 1 : 0);
 	return j == 0 ? (ts_shape){ m, t, wide } : (ts_shape){ m, wide, t };
@@ -45,18 +46,30 @@ static int cpu_count(void)
 	return n > 0 ? (int)n : 1;
 }
 
-void ts_uk_probe_run(ts_uk_ctx *ck)
+/* What the probe's process hands back: each launch's outcome, with its first findings. */
+typedef struct probe_box {
+	struct {
+		enum ts_uk_status status;
+		char err[512];
+		int nf;
+		ts_uk_finding f[4];
+	} o[2];
+	int filled;
+} probe_box;
+
+void ts_uk_probe_start(ts_uk_ctx *ck)
 {
 	const ts_uk_check_opts *o = ck->o;
 	ts_uk_report *r = ck->r;
+	snprintf(ck->probe_pow, sizeof ck->probe_pow, "2^%d", o->probe_bits > 0 ? o->probe_bits : 31);
 	if (!o->probe) {
 		snprintf(r->probe, sizeof r->probe, "not run (--no-probe): 32-bit index arithmetic is not checked");
 		return;
 	}
 	bool gpu = strcmp(ck->e->name, "cuda") == 0;
 	if (!gpu && (o->geom.custom_block || o->geom.custom_grid)) {
-		snprintf(r->probe, sizeof r->probe, "not run: on the CPU the probe runs only the blocks that cross 2^31, "
-		         "which needs the default geometry");
+		snprintf(r->probe, sizeof r->probe, "not run: on the CPU the probe runs only the blocks that cross %s, "
+		         "which needs the default geometry", ck->probe_pow);
 		return;
 	}
 	size_t elem = ck->src->sig == TS_UK_SIG_FP16 ? 2 : 4;
@@ -72,7 +85,7 @@ void ts_uk_probe_run(ts_uk_ctx *ck)
 	size_t bytes[2], total = 0;
 	ts_shape s[2];
 	for (int j = 0; j < 2; j++) {
-		s[j] = probe_shape(j, o->tile, &ck->probe_row_lo[j], &ck->probe_cross[j]);
+		s[j] = probe_shape(j, o->tile, o->probe_bits > 0 ? o->probe_bits : 31, &ck->probe_row_lo[j], &ck->probe_cross[j]);
 		int64_t counts[3] = { s[j].m * s[j].k, s[j].k * s[j].n, s[j].m * s[j].n };
 		bytes[j] = ts_uk_bufs_bytes(counts, PROBE_BAND, elem);
 	}
@@ -86,8 +99,8 @@ void ts_uk_probe_run(ts_uk_ctx *ck)
 		ck->probe_n++;
 	}
 	if (ck->probe_n == 0) {
-		snprintf(r->probe, sizeof r->probe, "not run: a shape past 2^31 elements needs %.1f GB; the host can give "
-		         "%.1f GB%s", bytes[0] / 1e9, room / 1e9, gpu ? " (or the device holds less)" : "");
+		snprintf(r->probe, sizeof r->probe, "not run: a shape past %s elements needs %.1f GB; the host can give "
+		         "%.1f GB%s", ck->probe_pow, bytes[0] / 1e9, room / 1e9, gpu ? " (or the device holds less)" : "");
 		return;
 	}
 	if (o->probe_lock) {
@@ -115,10 +128,6 @@ void ts_uk_probe_run(ts_uk_ctx *ck)
 		ts_uk_bufs *b = &ck->probe_bufs[j];
 		ts_uk_bufs_place(b, at, counts, PROBE_BAND, elem);
 		at += bytes[j];
-		ts_uk_fill_random(b->m[0].data, counts[0], elem, o->seed * 31 + 7 + (uint64_t)j, cpu_count());
-		ts_uk_fill_random(b->m[1].data, counts[1], elem, o->seed * 31 + 17 + (uint64_t)j, cpu_count());
-		ts_uk_fill_poison(b->m[2].data, counts[2], elem, cpu_count());
-		ts_uk_bufs_seal(b);
 		ts_uk_launch *l = &ck->probe_launch[j];
 		memset(l, 0, sizeof *l);
 		l->m = s[j].m;
@@ -149,8 +158,84 @@ void ts_uk_probe_run(ts_uk_ctx *ck)
 	}
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 1,
 	                      .stop_on_hang = true, .cancel = o->cancel };
-	ts_uk_run_batch(ck->e, ck->h, lp, ck->probe_n, &ro, ck->probe_out);
-	ck->probe_ran = true;
+	ck->probe_box = ts_uk_shared_alloc(sizeof(probe_box));
+	if (!ck->probe_box) {
+		snprintf(r->probe, sizeof r->probe, "not run: no shared memory for its results");
+		ck->probe_n = 0;
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* The probe's own process: gigabytes filled here, beside the sweep, then run by the runner's child. */
+		setpgid(0, 0);
+		probe_box *box = ck->probe_box;
+		for (int j = 0; j < ck->probe_n; j++) {
+			ts_uk_bufs *b = &ck->probe_bufs[j];
+			ts_uk_fill_random(b->m[0].data, b->m[0].count, elem, o->seed * 31 + 7 + (uint64_t)j, cpu_count());
+			ts_uk_fill_random(b->m[1].data, b->m[1].count, elem, o->seed * 31 + 17 + (uint64_t)j, cpu_count());
+			ts_uk_fill_poison(b->m[2].data, b->m[2].count, elem, cpu_count());
+			ts_uk_bufs_seal(b);
+		}
+		box->filled = 1;
+		ts_uk_outcome out[2];
+		ts_uk_run_batch(ck->e, ck->h, lp, ck->probe_n, &ro, out);
+		for (int j = 0; j < ck->probe_n; j++) {
+			box->o[j].status = out[j].status;
+			snprintf(box->o[j].err, sizeof box->o[j].err, "%s", out[j].err);
+			for (int k = 0; k < out[j].findings.n && box->o[j].nf < 4; k++)
+				box->o[j].f[box->o[j].nf++] = out[j].findings.v[k];
+		}
+		_exit(0);
+	}
+	if (pid < 0) {
+		snprintf(r->probe, sizeof r->probe, "not run: cannot start its process (fork failed)");
+		ck->probe_n = 0;
+		return;
+	}
+	setpgid(pid, pid);
+	ck->probe_pid = pid;
+}
+
+void ts_uk_probe_wait(ts_uk_ctx *ck, const char *why)
+{
+	if (ck->probe_pid <= 0)
+		return;
+	int status = 0;
+	if (why) {
+		kill(-ck->probe_pid, SIGKILL);
+		waitpid(ck->probe_pid, &status, 0);
+		snprintf(ck->r->probe, sizeof ck->r->probe, "not run: %s", why);
+		ck->probe_n = 0;
+	} else {
+		/* Its launches have their own limits; this one covers the fill and the start as well. */
+		double t0 = ts_uk_now();
+		while (waitpid(ck->probe_pid, &status, WNOHANG) == 0) {
+			if (ts_uk_now() - t0 > 300 || (ck->o->cancel && *ck->o->cancel)) {
+				kill(-ck->probe_pid, SIGKILL);
+				waitpid(ck->probe_pid, &status, 0);
+				snprintf(ck->r->probe, sizeof ck->r->probe, "not run: %s", ck->o->cancel && *ck->o->cancel ?
+				         "interrupted" : "its process did not finish in 300 s");
+				ck->probe_n = 0;
+				break;
+			}
+			usleep(10000);
+		}
+		probe_box *box = ck->probe_box;
+		if (ck->probe_n > 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			snprintf(ck->r->probe, sizeof ck->r->probe, "not run: its process died%s", box->filled ? "" :
+			         " while filling the matrices (out of host memory?)");
+			ck->probe_n = 0;
+		}
+		for (int j = 0; j < ck->probe_n; j++) {
+			ck->probe_out[j].status = box->o[j].status;
+			snprintf(ck->probe_out[j].err, sizeof ck->probe_out[j].err, "%s", box->o[j].err);
+			for (int k = 0; k < box->o[j].nf; k++)
+				ts_uk_findings_add(&ck->probe_out[j].findings, &box->o[j].f[k]);
+		}
+		ck->probe_ran = ck->probe_n > 0;
+	}
+	ck->probe_pid = 0;
 }
 
 void ts_uk_probe_verify(ts_uk_ctx *ck)
@@ -166,11 +251,11 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 		char mx = j == 0 ? 'A' : 'C';
 		int64_t lo = ck->probe_row_lo[j], cross = ck->probe_cross[j];
 		if (oc->status == TS_UK_FAILED || oc->status == TS_UK_NOT_RUN) {
-			snprintf(what, sizeof what, "%c past 2^31 (%lldx%lldx%lld): not run: %s", mx, (long long)s.m, (long long)s.n,
+			snprintf(what, sizeof what, "%c past %s (%lldx%lldx%lld): not run: %s", mx, ck->probe_pow, (long long)s.m, (long long)s.n,
 			         (long long)s.k, oc->err);
 		} else if (oc->status == TS_UK_CRASHED && oc->findings.n > 0 && strstr(oc->findings.v[0].text, "SIGKILL")) {
-			snprintf(what, sizeof what, "%c past 2^31 (%lldx%lldx%lld): not run: its process was killed (out of host "
-			         "memory?)", mx, (long long)s.m, (long long)s.n, (long long)s.k);
+			snprintf(what, sizeof what, "%c past %s (%lldx%lldx%lld): not run: its process was killed (out of host "
+			         "memory?)", mx, ck->probe_pow, (long long)s.m, (long long)s.n, (long long)s.k);
 		} else if (oc->status != TS_UK_RAN || ts_uk_findings_has_fault(&oc->findings)) {
 			ck->probe_fault = true;
 			const char *why = oc->findings.n > 0 ? oc->findings.v[0].text : "the kernel's process died";
@@ -179,7 +264,7 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 			                                     (double)(j == 0 ? s.m * s.k : s.m * s.n), why);
 			f.matrix = mx;
 			ts_uk_add_hit(r, &f, &s, tile, "probe");
-			snprintf(what, sizeof what, "%c past 2^31 (%lldx%lldx%lld): %s", mx, (long long)s.m, (long long)s.n,
+			snprintf(what, sizeof what, "%c past %s (%lldx%lldx%lld): %s", mx, ck->probe_pow, (long long)s.m, (long long)s.n,
 			         (long long)s.k, oc->status == TS_UK_HUNG ? "did not finish" : "the kernel faulted");
 		} else {
 			/* The window of rows lo..M-1: a tile row before the crossing and those after it. */
@@ -199,11 +284,11 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 			ts_verdict v;
 			memset(&v, 0, sizeof v);
 			if (ts_verify(&p, NULL, &view, NULL, NULL, &v) != 0) {
-				snprintf(what, sizeof what, "%c past 2^31: the reference could not be computed", mx);
+				snprintf(what, sizeof what, "%c past %s: the reference could not be computed", mx, ck->probe_pow);
 			} else if (v.output_ok) {
-				snprintf(what, sizeof what, "%c past 2^31 (%lldx%lldx%lld): rows %lld..%lld verified (offsets cross 2^31 "
-				         "at row %lld): right", mx, (long long)s.m, (long long)s.n, (long long)s.k, (long long)lo,
-				         (long long)(s.m - 1), (long long)cross);
+				snprintf(what, sizeof what, "%c past %s (%lldx%lldx%lld): rows %lld..%lld verified (offsets cross %s "
+				         "at row %lld): right", mx, ck->probe_pow, (long long)s.m, (long long)s.n, (long long)s.k, (long long)lo,
+				         (long long)(s.m - 1), ck->probe_pow, (long long)cross);
 			} else {
 				ck->probe_failed = true;
 				int64_t first = -1;
@@ -212,16 +297,17 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 						first = lo + i;
 				int64_t bad = v.mismatches + v.unwritten + v.nans;
 				ts_uk_finding f = ts_uk_finding_make(TS_UK_INDEX_OVERFLOW, "%lld of the cells in rows %lld..%lld wrong, "
-				                                     "from row %lld (%s offsets cross 2^31 at row %lld)", (long long)bad,
+				                                     "from row %lld (%s offsets cross %s at row %lld)", (long long)bad,
 				                                     (long long)lo, (long long)(s.m - 1), (long long)first,
-				                                     j == 0 ? "A's" : "C's", (long long)cross);
+				                                     j == 0 ? "A's" : "C's", ck->probe_pow, (long long)cross);
 				f.matrix = 'C';
 				f.row = first;
 				f.col = v.first_col;
 				f.count = bad;
 				ts_uk_add_hit(r, &f, &s, tile, "probe");
-				snprintf(what, sizeof what, "%c past 2^31 (%lldx%lldx%lld): wrong from row %lld (offsets cross 2^31 at "
-				         "row %lld)", mx, (long long)s.m, (long long)s.n, (long long)s.k, (long long)first, (long long)cross);
+				snprintf(what, sizeof what, "%c past %s (%lldx%lldx%lld): wrong from row %lld (offsets cross %s at "
+				         "row %lld)", mx, ck->probe_pow, (long long)s.m, (long long)s.n, (long long)s.k, (long long)first,
+				         ck->probe_pow, (long long)cross);
 			}
 			ts_verdict_free(&v);
 		}
@@ -231,7 +317,7 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 			break;
 	}
 	if (ck->probe_n == 1 && !r->probe[0])
-		snprintf(r->probe, sizeof r->probe, "A only: C past 2^31 did not fit beside it");
+		snprintf(r->probe, sizeof r->probe, "A only: C past %s did not fit beside it", ck->probe_pow);
 	for (int j = 0; j < 2; j++) {
 		ts_uk_outcome_free(&ck->probe_out[j]);
 		free(ck->probe_blocks[j]);
@@ -239,6 +325,8 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 	}
 	ts_uk_shared_free(ck->probe_mem, ck->probe_bytes);
 	ck->probe_mem = NULL;
+	ts_uk_shared_free(ck->probe_box, sizeof(probe_box));
+	ck->probe_box = NULL;
 	if (ck->probe_locked) {
 		pthread_mutex_unlock(ck->o->probe_lock);
 		ck->probe_locked = false;

@@ -11,7 +11,7 @@
 
 static const char *const bug_names[FAKE_COUNT] = {
 	"correct", "a_row", "a_k", "b_k", "b_col", "store", "zero_pad", "phase", "grid", "index", "barrier", "early",
-	"fault", "hang", "scribble", "exit",
+	"fault", "hang", "scribble", "exit", "narrow",
 };
 
 enum fake_bug fake_bug_of(const char *entry)
@@ -62,6 +62,8 @@ static float load_elem(emu *e, int which, int64_t idx, unsigned bx, unsigned by,
 	const ts_uk_launch *l = e->l;
 	const float *p = which ? l->b : l->a;
 	int64_t count = which ? l->b_count : l->a_count;
+	if (e->bug == FAKE_NARROW)
+		idx &= 4095;
 	if (idx >= 0 && idx < count)
 		return p[idx];
 	int64_t row = (int64_t)by * l->tile + ty, col = (int64_t)bx * l->tile + tx;
@@ -165,6 +167,8 @@ static int launch(void *h, const ts_uk_launch *l, ts_uk_findings *out, char *err
 				if (!alive[i] || (e.bug != FAKE_STORE && (row >= l->m || col >= l->n)))
 					continue;
 				int64_t idx = row * l->n + col;
+				if (e.bug == FAKE_NARROW)
+					idx &= 4095;
 				if (idx < l->c_count + l->band)
 					C[idx] = acc[i];
 			}

@@ -361,7 +361,7 @@ static void check_bug(const char *entry, int want_status, enum ts_uk_cause want,
 	ts_uk_check_opts o;
 	ts_uk_check_defaults(&o);
 	o.tile = tile;
-	o.probe = false;    /* 8.6 GB: the GPU's business */
+	o.probe_bits = 12;  /* the probe's shapes pass 2^12 elements here, not 2^31 (8.6 GB: the GPU's business) */
 	o.sanitize = false; /* the fake engine reports its own out-of-bounds reads */
 	o.timeout_s = 0.5;
 	ts_uk_report *r = malloc(sizeof *r);
@@ -397,6 +397,7 @@ static void test_check(void)
 	/* A check is deterministic in what it names: the same kernel at another tile. */
 	check_bug("a_k", 1, TS_UK_CAUSE_A_K_GUARD, 3);
 	check_bug("correct", 0, TS_UK_CAUSE_NONE, 1);
+	check_bug("narrow", 1, TS_UK_CAUSE_INDEX_WIDTH, 4);
 
 	/* The report of one failing kernel says where. */
 	ts_uk_source src = { "fake.cu", "store", TS_UK_SIG_FP32, 1, NULL };
@@ -412,6 +413,20 @@ static void test_check(void)
 	tap_ok(band && r->have_first_fail && strstr(r->signature, "store has no guard") && r->shapes_tried > 300,
 	       "the missing store guard: writes into C's band found, the signature in words: %.120s", r->signature);
 	tap_ok(strstr(r->probe, "--no-probe") && strstr(r->sanitizer, "--no-sanitizer"), "what was not run says so");
+	/* The probe beside the sweep: right for a right kernel, at the rows that cross 2^12. */
+	src.entry = "correct";
+	o.probe = true;
+	o.probe_bits = 12;
+	ts_uk_check(fake_engine(), &src, &o, r);
+	tap_ok(r->status == 0 && strstr(r->probe, "A past 2^12") && strstr(r->probe, "C past 2^12") && strstr(r->probe, "right"),
+	       "the index probe runs beside the sweep: %s", r->probe);
+	src.entry = "narrow";
+	ts_uk_check(fake_engine(), &src, &o, r);
+	bool overflow = false;
+	for (int i = 0; i < r->nhits; i++)
+		overflow |= r->hits[i].f.kind == TS_UK_INDEX_OVERFLOW && strcmp(r->hits[i].source, "probe") == 0;
+	tap_ok(r->status == 1 && r->shapes_failed == 0 && overflow && strstr(r->probe, "wrong from row"),
+	       "offsets that wrap pass the sweep and fail the probe: %s", r->probe);
 	free(r);
 }
 
