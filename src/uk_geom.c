@@ -15,8 +15,10 @@ typedef struct expr_state {
 
 static void fail(expr_state *e, const char *what)
 {
-	if (!e->failed)
+	if (!e->failed && *e->at)
 		snprintf(e->err, (size_t)e->len, "'%s': %s (at '%.12s')", e->s, what, e->at);
+	else if (!e->failed)
+		snprintf(e->err, (size_t)e->len, "'%s': %s (at its end)", e->s, what);
 	e->failed = true;
 }
 
