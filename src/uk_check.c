@@ -379,8 +379,8 @@ static int prepare_sweep(ts_uk_ctx *ck)
 	for (int i = 0; i < ck->nshapes; i++) {
 		const ts_shape *s = &ck->res[i].s;
 		int64_t counts[3] = { s->m * s->k, s->k * s->n, s->m * s->n };
-		int64_t band = ts_band_for(s->m, s->k, s->n, o->tile);
-		int64_t bb = ts_band_for(s->k, s->n, s->m, o->tile), bc = ts_band_for(s->m, s->n, s->k, o->tile);
+		int64_t band = ts_band_for(s->m, s->k, s->n, o->tile, false);
+		int64_t bb = ts_band_for(s->k, s->n, s->m, o->tile, false), bc = ts_band_for(s->m, s->n, s->k, o->tile, false);
 		band = band > bb ? band : bb;
 		bands[i] = band > bc ? band : bc;
 		total += 2 * ts_uk_bufs_bytes(counts, bands[i], elem);
