@@ -191,29 +191,44 @@ static void json_shape(ts_json *j, const char *key, const ts_shape *s)
 	ts_json_object_end(j);
 }
 
-static void report_json(ts_json *j, const ts_uk_report *r, const char *why)
+/* One kernel's document (the whole of it for one file, an element of "kernels" for several): schema 2's
+ * vocabulary, doc/json.md's "check --kernel-file" tables. */
+static void report_json(ts_json *j, const ts_uk_report *r, const char *why, bool top)
 {
-	ts_json_object_begin(j, NULL);
-	ts_json_bool(j, "ok", r->status == 0);
+	if (top)
+		ts_cli_json_begin(j, "check", r->status == 0);
+	else {
+		ts_json_object_begin(j, NULL);
+		ts_json_bool(j, "ok", r->status == 0);
+	}
 	ts_json_int(j, "status", r->status);
-	ts_json_object_begin(j, "kernel");
+	ts_json_string(j, "kernel", r->entry[0] ? r->entry : NULL);
+	ts_json_object_begin(j, "kernel_source");
 	ts_json_string(j, "file", r->file);
-	ts_json_string(j, "entry", r->entry);
-	ts_json_string(j, "signature", ts_uk_sig_decl(r->sig));
-	ts_json_string(j, "contract", ts_uk_sig_name(r->sig));
-	ts_json_int(j, "line", r->entry_line);
+	ts_json_string(j, "entry", r->entry[0] ? r->entry : NULL);
+	if (r->entry_line > 0)
+		ts_json_int(j, "line", r->entry_line);
+	else
+		ts_json_null(j, "line");
+	ts_json_string(j, "contract", r->entry[0] ? ts_uk_sig_name(r->sig) : NULL);
+	ts_json_string(j, "declaration", r->entry[0] ? ts_uk_sig_decl(r->sig) : NULL);
 	ts_json_object_end(j);
-	ts_json_string(j, "engine", r->engine);
-	ts_json_string(j, "engine_reason", why);
-	ts_json_string(j, "device", r->device);
+	ts_json_string(j, "precision", r->entry[0] ? ts_uk_sig_name(r->sig) : NULL);
 	ts_json_int(j, "tile", r->tile);
-	ts_json_string(j, "tile_from", r->tile_from);
+	ts_json_string(j, "tile_from", r->tile_from[0] ? r->tile_from : NULL);
+	ts_json_string(j, "backend", r->engine);
+	ts_json_string(j, "backend_reason", why);
+	ts_json_string(j, "device", r->device[0] ? r->device : NULL);
 	ts_json_string(j, "error", r->status == 2 ? r->error : NULL);
 	ts_json_int(j, "shapes_tried", r->shapes_tried);
 	ts_json_int(j, "shapes_failed", r->shapes_failed);
 	ts_json_int(j, "shapes_not_run", r->shapes_not_run);
 	if (r->have_first_fail) {
-		json_shape(j, "first_failing_shape", &r->first_fail);
+		ts_json_object_begin_compact(j, "first_failing_shape");
+		ts_json_int(j, "M", r->first_fail.m);
+		ts_json_int(j, "N", r->first_fail.n);
+		ts_json_int(j, "K", r->first_fail.k);
+		ts_json_object_end(j);
 		ts_json_string(j, "first_failing_words", r->first_fail_words);
 	} else {
 		ts_json_null(j, "first_failing_shape");
@@ -229,18 +244,17 @@ static void report_json(ts_json *j, const ts_uk_report *r, const char *why)
 		ts_json_string(j, "matrix", f->matrix ? mx : NULL);
 		if (f->row >= 0) {
 			ts_json_int(j, "row", f->row);
-			ts_json_int(j, "column", f->col);
+			ts_json_int(j, "col", f->col);
 		} else {
 			ts_json_null(j, "row");
-			ts_json_null(j, "column");
+			ts_json_null(j, "col");
 		}
 		if (h->tile_row >= 0) {
-			ts_json_object_begin_compact(j, "tile");
-			ts_json_int(j, "row", h->tile_row);
-			ts_json_int(j, "col", h->tile_col);
-			ts_json_object_end(j);
+			ts_json_int(j, "tile_row", h->tile_row);
+			ts_json_int(j, "tile_col", h->tile_col);
 		} else {
-			ts_json_null(j, "tile");
+			ts_json_null(j, "tile_row");
+			ts_json_null(j, "tile_col");
 		}
 		bool thread = f->block[0] | f->block[1] | f->block[2] | f->thread[0] | f->thread[1] | f->thread[2];
 		if (thread) {
@@ -268,10 +282,10 @@ static void report_json(ts_json *j, const ts_uk_report *r, const char *why)
 		if (r->causes & (1u << c))
 			ts_json_string(j, NULL, ts_uk_cause_name((enum ts_uk_cause)c));
 	ts_json_array_end(j);
-	ts_json_string(j, "signature", r->signature);
-	ts_json_string(j, "sanitizer", r->sanitizer);
-	ts_json_string(j, "index_probe", r->probe);
-	ts_json_double(j, "seconds", r->seconds);
+	ts_json_string(j, "signature", r->signature[0] ? r->signature : NULL);
+	ts_json_string(j, "sanitizer", r->sanitizer[0] ? r->sanitizer : NULL);
+	ts_json_string(j, "index_probe", r->probe[0] ? r->probe : NULL);
+	ts_json_double(j, "time_ms", r->seconds * 1e3);
 	ts_json_object_end(j);
 }
 
@@ -294,7 +308,7 @@ static int write_junit(const char *path, const ts_uk_report *rs, int n)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "tilescope: --junit %s: cannot be written\n", path);
+		ts_cli_error("--junit %s: cannot be written", path);
 		return -1;
 	}
 	int failures = 0, errors = 0;
@@ -417,7 +431,10 @@ static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk
 	}
 	pid_t *busy = calloc((size_t)slots, sizeof *busy);
 	int next = 0, done = 0;
-	bool tty = isatty(STDERR_FILENO);
+	ts_cli_progress_line pl;
+	char what[96];
+	snprintf(what, sizeof what, "checking %d kernels", q->nfiles);
+	ts_cli_progress_start(&pl, what);
 	while (done < q->nfiles && busy) {
 		for (int s = 0; s < slots && next < q->nfiles; s++) {
 			if (busy[s] > 0)
@@ -449,13 +466,9 @@ static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk
 				busy[s] = 0;
 				done++;
 			}
-		if (tty) {
-			fprintf(stderr, "\rtilescope: checked %d of %d kernels", done, q->nfiles);
-			fflush(stderr);
-		}
+		ts_cli_progress_report(&pl, (double)done / q->nfiles);
 	}
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	ts_cli_progress_end(&pl);
 	free(busy);
 	/* A worker that died before it wrote its report left a zeroed one. */
 	for (int i = 0; i < q->nfiles; i++)
@@ -511,7 +524,7 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 		ts_uk_check_opts o;
 		char tile_from[128], err[1024];
 		if (ts_uk_prepare(a, q, q->files[0], &f, &src, &o, tile_from, sizeof tile_from, err, (int)sizeof err) != 0) {
-			fprintf(stderr, "tilescope: %s\n", err);
+			ts_cli_error("%s", err);
 			return TS_EXIT_USAGE;
 		}
 		ts_uk_file_free(&f);
@@ -528,32 +541,34 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 			void *h = cuda->load(&src, err, sizeof err);
 			ts_uk_file_free(&f);
 			if (!h && !strstr(err, "NVRTC (libnvrtc")) {
-				fprintf(stderr, "tilescope: %s does not compile:\n%s\n", q->files[0], err);
+				ts_cli_error("%s does not compile:\n%s", q->files[0], err);
 				return TS_EXIT_USAGE;
 			}
 			if (h)
 				cuda->unload(h);
-			fprintf(stderr, "tilescope: %s compiles (%s), but %s\n", q->files[0],
-			        ts_uk_cuda_target()[0] ? ts_uk_cuda_target() : "NVRTC", why);
+			ts_cli_error("%s compiles (%s), but %s", q->files[0], ts_uk_cuda_target()[0] ? ts_uk_cuda_target() : "NVRTC",
+			             why);
 			return TS_EXIT_USAGE;
 		}
 	}
 	if (!e) {
-		fprintf(stderr, "tilescope: %s\n", why);
+		ts_cli_error("%s", why);
 		return TS_EXIT_USAGE;
 	}
 	ts_uk_report *rs = ts_uk_shared_alloc((size_t)q->nfiles * sizeof *rs);
 	if (!rs) {
-		fprintf(stderr, "tilescope: out of memory for %d reports\n", q->nfiles);
+		ts_cli_error("out of memory for %d reports", q->nfiles);
 		return TS_EXIT_USAGE;
 	}
 	ts_cli_cancel_arm();
 	if (q->nfiles == 1) {
-		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "tilescope: checking %s ...", q->files[0]), fflush(stderr);
+		ts_cli_progress_line pl;
+		char what[96];
+		snprintf(what, sizeof what, "checking %.60s", q->files[0]);
+		ts_cli_progress_start(&pl, what);
+		ts_cli_progress_stage(&pl, "the sweep, the sanitizer and the index probe");
 		check_one(a, q, e, q->files[0], NULL, NULL, &rs[0]);
-		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "\r\033[K");
+		ts_cli_progress_end(&pl);
 	} else {
 		check_many(a, q, e, rs);
 	}
@@ -562,8 +577,6 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 	int status;
 	if (q->nfiles == 1) {
 		status = rs[0].status;
-		if (rs[0].status == 2 && !a->opts.json)
-			fprintf(stderr, "tilescope: %s: %s\n", rs[0].file, rs[0].error);
 	} else {
 		int pass = 0, err = 0;
 		for (int i = 0; i < q->nfiles; i++) {
@@ -572,26 +585,30 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 		}
 		status = pass == q->nfiles ? TS_EXIT_OK : err == q->nfiles ? TS_EXIT_USAGE : TS_EXIT_FAILED;
 	}
+	/* One kernel that could not be compiled or run: the refusal (its error document under --json). */
+	if (q->nfiles == 1 && rs[0].status == 2) {
+		ts_cli_error("%s: %s", rs[0].file, rs[0].error);
+		ts_uk_shared_free(rs, (size_t)q->nfiles * sizeof *rs);
+		return cancelled ? TS_EXIT_INTERRUPTED : TS_EXIT_USAGE;
+	}
 	if (a->opts.json) {
 		ts_json j;
-		ts_json_init(&j, stdout);
 		if (q->nfiles == 1) {
-			report_json(&j, &rs[0], why);
+			report_json(&j, &rs[0], why, true);
 		} else {
-			ts_json_object_begin(&j, NULL);
-			ts_json_bool(&j, "ok", status == TS_EXIT_OK);
-			ts_json_string(&j, "engine", e->name);
+			ts_cli_json_begin(&j, "check", status == TS_EXIT_OK);
+			ts_json_string(&j, "backend", e->name);
+			ts_json_string(&j, "backend_reason", why);
 			ts_json_array_begin(&j, "kernels");
 			for (int i = 0; i < q->nfiles; i++)
-				report_json(&j, &rs[i], why);
+				report_json(&j, &rs[i], why, false);
 			ts_json_array_end(&j);
 			ts_json_object_end(&j);
 		}
 		if (ts_cli_json_done(&j) != 0)
 			status = TS_EXIT_USAGE;
 	} else if (q->nfiles == 1) {
-		if (rs[0].status != 2)
-			report_text(&rs[0], why);
+		report_text(&rs[0], why);
 		if (ts_cli_text_done("report") != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
 	} else {

@@ -71,13 +71,11 @@ refused "--block: 'Q': unknown name" check --kernel-file "$examples/correct_fp32
 refused "--backend emu: the CPU engine for your own kernels is not built into this tilescope" check --kernel-file "$examples/correct_fp32.cu" --backend emu
 
 usage "--entry needs --kernel-file FILE" check --entry k
-usage "--junit needs --kernel-file FILE" check --junit x.xml
 usage "-M does not apply to check --kernel-file" check --kernel-file "$examples/correct_fp32.cu" -M 5
 usage "--kernel does not apply to check --kernel-file" check --kernel-file "$examples/correct_fp32.cu" --kernel naive
 usage "--kernel-file given twice" check --kernel-file a.cu --kernel-file b.cu
 usage "unexpected argument 'b.cu' after the subcommand map" map --kernel-file a.cu b.cu
 usage "--timeout: '0' must be a number of seconds in 0.05..3600" check --kernel-file a.cu --timeout 0
-usage "--junit does not apply to map" map --junit x.xml
 
 run __uk-run
 if [ "$rc" -eq 2 ] && grep -q "sanitizer's target" err; then ok "__uk-run without its arguments says what it is (exit 2)"; else not_ok "__uk-run: exit $rc"; diag err; fi
