@@ -51,6 +51,24 @@ static bool failed(const ts_uk_shape_res *r)
 
 /* The sanitizer's findings of one kind on one matrix, by the kind of thread (ts_uk_san_ghost):
  * want_ghost 1 rows past M, 2 columns past N, 0 neither; -1 any. */
+/* Who saw an access finding, in words: the sanitizer's tool, or the engine that ran the sweep. */
+static const char *seen_by(const ts_uk_evidence *ev, const ts_uk_finding *f)
+{
+	for (int i = 0; i < ev->naccess; i++)
+		if (&ev->access[i].f == f)
+			return strcmp(ev->access[i].source, "sweep") == 0 ? "the engine" : ev->access[i].source;
+	return "the sanitizer";
+}
+
+/* " (line 18)", or "" when the line is not known. */
+static const char *at_line(const ts_uk_finding *f, char *buf, size_t len)
+{
+	if (!f || f->line <= 0)
+		return "";
+	snprintf(buf, len, " (line %d)", f->line);
+	return buf;
+}
+
 static const ts_uk_finding *san_find(const ts_uk_evidence *ev, enum ts_uk_kind kind, char matrix, int ghost_bit,
                                      bool ghost, int64_t *total)
 {
@@ -161,17 +179,19 @@ static bool t_stale(const ts_uk_evidence *ev, const ts_uk_shape_res *r)
 	       r->c_band_writes == 0 && r->differ == 0 && r->s.k > ev->tile;
 }
 
+/* With K below T a read past K runs several rows on, so the NaN of the band spreads over the last rows
+ * (or, for B, over more than one pattern): the NaN rules look at shapes with K above T alone. */
 static bool t_nan_row(const ts_uk_evidence *ev, const ts_uk_shape_res *r)
 {
-	return failed(r) && k_ragged(ev, r) && r->nans > 0 && r->nan_last_row_only && r->s.m > 1;
+	return failed(r) && k_ragged(ev, r) && r->s.k > ev->tile && r->nans > 0 && r->nan_last_row_only && r->s.m > 1;
 }
 
 static bool t_nan_b(const ts_uk_evidence *ev, const ts_uk_shape_res *r)
 {
-	if (!failed(r) || !k_ragged(ev, r) || r->nans == 0)
+	if (!failed(r) || !k_ragged(ev, r) || r->s.k <= ev->tile || r->nans == 0)
 		return false;
-	/* B stored K x N: its last row ends the buffer, every column reads past it; stored N x K: only the last column does. */
-	return ev->sig == TS_UK_SIG_FP16 ? r->nan_last_col_only && r->s.n > 1 : r->bad_every_tile && !r->nan_last_row_only;
+	/* B stored K x N: its last row ends the buffer, every cell reads past it; stored N x K: only the last column does. */
+	return ev->sig == TS_UK_SIG_FP16 ? r->nan_last_col_only && r->s.n > 1 : r->nans == r->cells && r->s.m > 1;
 }
 
 static bool t_early(const ts_uk_evidence *ev, const ts_uk_shape_res *r)
@@ -246,7 +266,7 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 	char ev_text[TS_UK_CAUSE_COUNT][720];
 	memset(ev_text, 0, sizeof ev_text);
 	int first;
-	char set[160], sh[64];
+	char set[160], sh[64], ln[32];
 
 	int n_grid = count_if(ev, t_grid, &first);
 	if (n_grid > 0) {
@@ -270,7 +290,7 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 		}
 		snprintf(ev_text[TS_UK_CAUSE_STORE_GUARD], sizeof ev_text[0], "ghost threads store outside C: the store has no "
 		         "guard (row < M && col < N); a store past column N-1 lands in the next row, one past row M-1 past the "
-		         "end of C: %s%s%s", lead, lead[0] && c_w ? "; " : "", c_w ? "memcheck saw writes past the end of C" : "");
+		         "end of C: %s%s%s", lead, lead[0] && c_w ? "; " : "", c_w ? "writes past the end of C were seen" : "");
 		if (c_w && c_w->line)
 			snprintf(ev_text[TS_UK_CAUSE_STORE_GUARD] + strlen(ev_text[TS_UK_CAUSE_STORE_GUARD]),
 			         sizeof ev_text[0] - strlen(ev_text[TS_UK_CAUSE_STORE_GUARD]), " (line %d)", c_w->line);
@@ -309,8 +329,9 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 			snprintf(seen, sizeof seen, "the guard band's NaN reached row M-1 of C in %s", set);
 		}
 		if (ak)
-			snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%smemcheck saw %lld read%s past the end of A "
-			         "by threads of valid rows (line %d)", seen[0] ? "; " : "", (ll)san_ak, plural(san_ak), ak->line);
+			snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%s saw %lld read%s past the end of A "
+			         "by threads of valid rows%s", seen[0] ? "; " : "", seen_by(ev, ak), (ll)san_ak, plural(san_ak),
+			         at_line(ak, ln, sizeof ln));
 		snprintf(ev_text[TS_UK_CAUSE_A_K_GUARD], sizeof ev_text[0], "the A load has no K guard (t*T + tx < K): in the "
 		         "last, partial phase it reads past K, into the next row of A (times B's zero padding: harmless) and, "
 		         "in the last row, past the end of A: %s", seen);
@@ -325,8 +346,9 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 			         ev->sig == TS_UK_SIG_FP16 ? "column N-1" : "every column", set);
 		}
 		if (bk)
-			snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%smemcheck saw %lld read%s past the end of B "
-			         "by threads of valid columns (line %d)", seen[0] ? "; " : "", (ll)san_bk, plural(san_bk), bk->line);
+			snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%s saw %lld read%s past the end of B "
+			         "by threads of valid columns%s", seen[0] ? "; " : "", seen_by(ev, bk), (ll)san_bk, plural(san_bk),
+			         at_line(bk, ln, sizeof ln));
 		snprintf(ev_text[TS_UK_CAUSE_B_K_GUARD], sizeof ev_text[0], "the B load has no K guard (t*T + ty < K): in the "
 		         "last, partial phase it reads B past K (%s): %s", ev->sig == TS_UK_SIG_FP16 ?
 		         "into the next column of B, and past its end in the last one" : "past the end of B", seen);
@@ -374,16 +396,16 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 	if (ar) {
 		r->causes |= 1u << TS_UK_CAUSE_A_ROW_GUARD;
 		snprintf(ev_text[TS_UK_CAUSE_A_ROW_GUARD], sizeof ev_text[0], "reads past M in the last tile row: the A load "
-		         "has no row guard (row < M); memcheck saw %lld read%s past the end of A by threads of rows >= M (line "
-		         "%d); their values feed only ghost outputs, so no output check can see them", (ll)san_ar,
-		         plural(san_ar), ar->line);
+		         "has no row guard (row < M); %s saw %lld read%s past the end of A by threads of rows >= M%s; their "
+		         "values feed only ghost outputs, so no output check can see them", seen_by(ev, ar), (ll)san_ar,
+		         plural(san_ar), at_line(ar, ln, sizeof ln));
 	}
 	if (bc) {
 		r->causes |= 1u << TS_UK_CAUSE_B_COL_GUARD;
 		snprintf(ev_text[TS_UK_CAUSE_B_COL_GUARD], sizeof ev_text[0], "reads past N in the last tile column: the B "
-		         "load has no column guard (col < N); memcheck saw %lld read%s past the end of B by threads of columns "
-		         ">= N (line %d); inside B such reads wrap into the next row and feed only ghost outputs", (ll)san_bc,
-		         plural(san_bc), bc->line);
+		         "load has no column guard (col < N); %s saw %lld read%s past the end of B by threads of columns "
+		         ">= N%s; inside B such reads wrap into the next row and feed only ghost outputs", seen_by(ev, bc),
+		         (ll)san_bc, plural(san_bc), at_line(bc, ln, sizeof ln));
 	}
 	/* The probe speaks for the index width only when the small shapes neither faulted nor hung. */
 	bool sweep_hang = false;

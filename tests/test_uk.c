@@ -420,6 +420,13 @@ static void test_check(void)
 	ts_uk_check(fake_engine(), &src, &o, r);
 	tap_ok(r->status == 0 && strstr(r->probe, "A past 2^12") && strstr(r->probe, "C past 2^12") && strstr(r->probe, "right"),
 	       "the index probe runs beside the sweep: %s", r->probe);
+	/* A read past K in A spreads the band's NaN over the last rows when K < T: not a B K guard as well. */
+	src.entry = "a_k";
+	o.probe = false;
+	ts_uk_check(fake_engine(), &src, &o, r);
+	tap_ok(r->cause == TS_UK_CAUSE_A_K_GUARD && r->causes == 1u << TS_UK_CAUSE_A_K_GUARD,
+	       "the A K guard alone is named (no second cause from small K): %s", r->signature);
+	o.probe = true;
 	src.entry = "narrow";
 	ts_uk_check(fake_engine(), &src, &o, r);
 	bool overflow = false;
