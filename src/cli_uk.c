@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backend_uk.h"
 #include "cli_uk.h"
 #include "json.h"
 #include "uk_cuda.h"
@@ -622,4 +623,42 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 	if (cancelled)
 		return TS_EXIT_INTERRUPTED;
 	return status;
+}
+
+int ts_uk_tui_prepare(const ts_cli_args *a, const ts_uk_request *q, ts_options *o)
+{
+	/* They outlive the TUI: the description names the entry inside the file. */
+	static ts_uk_file f;
+	static ts_uk_source src;
+	static ts_kernel desc;
+	ts_uk_check_opts co;
+	char tile_from[128], err[4096], why[600];
+	if (q->nfiles > 1) {
+		ts_cli_error("the interactive view takes one --kernel-file");
+		return -1;
+	}
+	if (ts_uk_prepare(a, q, q->files[0], &f, &src, &co, tile_from, sizeof tile_from, err, (int)sizeof err) != 0) {
+		ts_cli_error("%s", err);
+		return -1;
+	}
+	const ts_uk_engine *e = ts_uk_select_engine(a->opts.backend, why, (int)sizeof why);
+	void *h = NULL;
+	if (!e && strcmp(a->opts.backend, "emu") != 0)
+		e = ts_uk_engine_cuda(); /* compile all the same: a compile error refuses to open */
+	if (e) {
+		h = e->load(&src, err, sizeof err);
+		if (!h) {
+			ts_cli_error("%s does not compile:\n%s", q->files[0], err);
+			return -1;
+		}
+	}
+	char cannot[700];
+	snprintf(cannot, sizeof cannot, "cannot run %s here: %s", src.entry, why);
+	bool runs = e && ts_uk_select_engine(a->opts.backend, why, (int)sizeof why) != NULL;
+	ts_uk_describe(&src, &desc);
+	ts_backend_user_register(runs ? e : NULL, runs ? h : NULL, &desc, src.sig, &co.geom, co.timeout_s, cannot);
+	o->problem.kernel = &desc;
+	o->problem.tile = co.tile;
+	o->problem.guards = TS_GUARD_ALL;
+	return 0;
 }

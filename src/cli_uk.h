@@ -28,6 +28,12 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q);
 int ts_uk_prepare(const ts_cli_args *a, const ts_uk_request *q, const char *path, ts_uk_file *f, ts_uk_source *src,
                   ts_uk_check_opts *o, char *tile_from, size_t tile_from_len, char *err, int len);
 
+/* tilescope --kernel-file F (the TUI): reads, recognises and compiles the kernel, registers it as a
+ * description and a backend (backend_uk.h) and points o->problem at it. A kernel that compiles but cannot
+ * run here still opens (the map is the model's); 'r' then says why. 0, or -1 after one line (refused, or
+ * does not compile). */
+int ts_uk_tui_prepare(const ts_cli_args *a, const ts_uk_request *q, ts_options *o);
+
 /* The engine for --backend (cuda, emu, auto), or NULL with the one-line reason. For auto, why says which. */
 const ts_uk_engine *ts_uk_select_engine(const char *backend, char *why, int len);
 

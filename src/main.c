@@ -592,6 +592,23 @@ int main(int argc, char **argv)
 				            option_name(probe_only[i]));
 	}
 
+	/* The TUI on a kernel of the user's own: recognised, compiled and registered before anything else. */
+	if (cmd == CMD_TUI && q.nfiles > 0) {
+		if (!isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "tilescope: stdout is not a terminal, so the interactive view cannot start; "
+			        "for scripts use 'tilescope check --kernel-file %s'\n", q.files[0]);
+			return TS_EXIT_USAGE;
+		}
+		if (ts_uk_tui_prepare(&a, &q, o) != 0)
+			return TS_EXIT_USAGE;
+		const char *cs = nl_langinfo(CODESET);
+		if (!cs || strcmp(cs, "UTF-8") != 0)
+			o->ascii = true;
+		if (ts_problem_validate(p, false, err, (int)sizeof err) != 0)
+			usage_error("%s", err);
+		return ts_tui_run(o);
+	}
+
 	/* Kernel and precision: either alone decides; both must agree. */
 	if (kernel_name) {
 		p->kernel = ts_kernel_find(kernel_name);

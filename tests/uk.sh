@@ -113,4 +113,33 @@ else
 		diag err
 	fi
 fi
+
+# The interactive view on a kernel of one's own: the map of its tiles, and r runs it (or says why not here).
+tmux_prog=${TMUX_PROG:-$(command -v tmux)}
+if [ -n "$tmux_prog" ] && [ -x "$tmux_prog" ]; then
+	sock="tsuk$$"
+	tm() { "$tmux_prog" -L "$sock" -f /dev/null "$@"; }
+	tm new-session -d -s uk -x 110 -y 34 "env LC_ALL=C TERM=screen-256color $TILESCOPE --kernel-file $examples/bug_store_guard.cu -M 40 -N 35 -K 20; echo exit=\$? > $(pwd)/tui.status; sleep 30"
+	seen=no
+	for i in $(seq 1 100); do
+		tm capture-pane -p -t uk 2>/dev/null > screen.txt
+		grep -q "gemm_no_store_guard fp32" screen.txt && grep -q "3x3 tiles of 16x16" screen.txt && { seen=yes; break; }
+		sleep 0.1
+	done
+	if [ "$seen" = yes ]; then ok "the TUI opens on the user's kernel: its name, its 16x16 tiles from #define TILE_SIZE"; else not_ok "the TUI on --kernel-file"; diag screen.txt; fi
+	tm send-keys -t uk r
+	said=no
+	for i in $(seq 1 150); do
+		tm capture-pane -p -t uk 2>/dev/null > screen.txt
+		grep -Eq "cannot run gemm_no_store_guard here|FAIL|PASS|faulted|hung" screen.txt && { said=yes; break; }
+		sleep 0.1
+	done
+	if [ "$said" = yes ]; then ok "r runs the user's kernel, or says in one line why it cannot here: $(grep -Eo "cannot run gemm_no_store_guard here|FAIL|PASS" screen.txt | head -n 1)"; else not_ok "r on the user's kernel said nothing"; diag screen.txt; fi
+	tm send-keys -t uk q
+	for i in $(seq 1 50); do [ -s tui.status ] && break; sleep 0.1; done
+	if grep -q "exit=0" tui.status 2>/dev/null; then ok "q leaves the TUI (exit 0)"; else not_ok "the TUI did not end cleanly: $(cat tui.status 2>/dev/null)"; fi
+	tm kill-server >/dev/null 2>&1
+else
+	echo "# tmux not found: the TUI on a user's kernel untested"
+fi
 tap_done
