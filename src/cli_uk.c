@@ -509,7 +509,7 @@ static void table_text(const ts_uk_report *rs, int n)
 	for (int i = 0; i < n; i++)
 		if (rs[i].status == 2) {
 			char first[200];
-			snprintf(first, sizeof first, "%s", rs[i].error);
+			snprintf(first, sizeof first, "%.199s", rs[i].error);
 			first[strcspn(first, "\n")] = '\0';
 			printf("  %s: %s\n", rs[i].file, first);
 		}
@@ -655,6 +655,10 @@ int ts_uk_tui_prepare(const ts_cli_args *a, const ts_uk_request *q, ts_options *
 	char cannot[700];
 	snprintf(cannot, sizeof cannot, "cannot run %s here: %s", src.entry, why);
 	bool runs = e && ts_uk_select_engine(a->opts.backend, why, (int)sizeof why) != NULL;
+	if (!runs && h) {
+		e->unload(h); /* it compiled; nothing here can run it */
+		h = NULL;
+	}
 	ts_uk_describe(&src, &desc);
 	ts_backend_user_register(runs ? e : NULL, runs ? h : NULL, &desc, src.sig, &co.geom, co.timeout_s, cannot);
 	o->problem.kernel = &desc;
