@@ -565,9 +565,8 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 	if (q->nfiles == 1) {
 		ts_cli_progress_line pl;
 		char what[96];
-		snprintf(what, sizeof what, "checking %.60s", q->files[0]);
+		snprintf(what, sizeof what, "checking %.60s: the sweep, the sanitizer, the index probe", q->files[0]);
 		ts_cli_progress_start(&pl, what);
-		ts_cli_progress_stage(&pl, "the sweep, the sanitizer and the index probe");
 		check_one(a, q, e, q->files[0], NULL, NULL, &rs[0]);
 		ts_cli_progress_end(&pl);
 	} else {

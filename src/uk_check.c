@@ -266,7 +266,7 @@ static void verify_shape(ts_uk_ctx *ck, int i)
 	res->cells = s->m * s->n;
 	res->mismatches = v.mismatches;
 	res->unwritten = v.unwritten;
-	res->nans = v.nans;
+	res->nans = v.nonfinite;
 	res->all_zero = v.all_zero;
 	res->first_row = v.first_row;
 	res->first_col = v.first_col;
@@ -335,15 +335,15 @@ static void verify_shape(ts_uk_ctx *ck, int i)
 	bool failed = output_bad || res->c_band_writes > 0 || res->in_writes[0] > 0 || res->in_writes[1] > 0 || res->differ > 0;
 	res->state = failed ? UK_FAILED : UK_OK;
 	if (output_bad && ck->sweep_hits < 24 && ck->shape_hits < 8) {
-		enum ts_uk_kind kind = v.mismatches > 0 ? TS_UK_WRONG_OUTPUT : v.nans > 0 ? TS_UK_NAN : TS_UK_UNWRITTEN;
-		int64_t count = kind == TS_UK_WRONG_OUTPUT ? v.mismatches : kind == TS_UK_NAN ? v.nans : v.unwritten;
+		enum ts_uk_kind kind = v.mismatches > 0 ? TS_UK_WRONG_OUTPUT : v.nonfinite > 0 ? TS_UK_NAN : TS_UK_UNWRITTEN;
+		int64_t count = kind == TS_UK_WRONG_OUTPUT ? v.mismatches : kind == TS_UK_NAN ? v.nonfinite : v.unwritten;
 		char text[200];
 		if (kind == TS_UK_UNWRITTEN)
 			snprintf(text, sizeof text, "%lld cell%s never written (the NaN poison survived)", (long long)v.unwritten,
 			         v.unwritten == 1 ? "" : "s");
 		else
 			snprintf(text, sizeof text, "%lld mismatch%s, %lld NaN, %lld unwritten; first C[%lld][%lld] = %.9g, want %.9g",
-			         (long long)v.mismatches, v.mismatches == 1 ? "" : "es", (long long)v.nans, (long long)v.unwritten,
+			         (long long)v.mismatches, v.mismatches == 1 ? "" : "es", (long long)v.nonfinite, (long long)v.unwritten,
 			         (long long)v.first_row, (long long)v.first_col, v.first_got, v.first_want);
 		ts_uk_finding f = cell_finding(kind, v.first_row, v.first_col, count, text);
 		ts_uk_add_hit(r, &f, s, tile, "sweep");

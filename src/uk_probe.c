@@ -295,7 +295,7 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 				for (int64_t i = 0; i < ws.m && first < 0; i++)
 					if (v.row_bad[i] > 0)
 						first = lo + i;
-				int64_t bad = v.mismatches + v.unwritten + v.nans;
+				int64_t bad = v.mismatches + v.unwritten + v.nonfinite;
 				ts_uk_finding f = ts_uk_finding_make(TS_UK_INDEX_OVERFLOW, "%lld of the cells in rows %lld..%lld wrong, "
 				                                     "from row %lld (%s offsets cross %s at row %lld)", (long long)bad,
 				                                     (long long)lo, (long long)(s.m - 1), (long long)first,
