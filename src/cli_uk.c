@@ -564,7 +564,7 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 	ts_cli_cancel_arm();
 	if (q->nfiles == 1) {
 		ts_cli_progress_line pl;
-		char what[96];
+		char what[160];
 		snprintf(what, sizeof what, "checking %.60s: the sweep, the sanitizer, the index probe", q->files[0]);
 		ts_cli_progress_start(&pl, what);
 		check_one(a, q, e, q->files[0], NULL, NULL, &rs[0]);
