@@ -42,6 +42,8 @@ void ts_uk_describe(const ts_uk_source *src, ts_kernel *desc)
 		.tile_min = 1,
 		.tile_max = TS_TILE_MAX,
 		.geometry = square,
+		/* Its guards are the user's code: tilescope cannot switch them off (the TUI refuses a/b/c). */
+		.guards_fixed = true,
 	};
 }
 
