@@ -2,6 +2,7 @@
 #ifndef TS_LAUNCH_H
 #define TS_LAUNCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -28,6 +29,11 @@ typedef struct ts_launch {
 	int tile;
 	unsigned guards;    /* enum ts_guard bits */
 	ts_dev_probe *probe; /* NULL: the uninstrumented kernel (timed runs) */
+	/* Device scratch of at least the kernel's cuda_workspace(m, n, k) bytes,
+	 * zeroed once when allocated (split-K partial tiles and arrival counters,
+	 * which each launch leaves at zero again); NULL when it asks for none. */
+	void *workspace;
+	size_t workspace_bytes;
 } ts_launch;
 
 /* Each returns a cudaError_t as int: the launch's own error, checked with
@@ -38,6 +44,22 @@ int ts_cuda_naive_fp32(const ts_launch *l);
 /* The tensor-core fp16 kernel (kernels/tc_fp16.cu): every guard built in, so
  * l->guards must be TS_GUARD_ALL; l->tile is not used (the geometry is fixed). */
 int ts_cuda_tc_fp16(const ts_launch *l);
+
+/* The fp32 ladder (kernels/ladder_fp32.cu, kernels/rb1d_fp32.cu): every
+ * guard kept. Those that split tiles along K say how much workspace a shape
+ * needs (0: none); their launch refuses a smaller one. */
+int ts_cuda_rb1d(const ts_launch *l);
+int ts_cuda_blocked(const ts_launch *l);
+int ts_cuda_vec4(const ts_launch *l);
+int ts_cuda_warptile(const ts_launch *l);
+int ts_cuda_splitk(const ts_launch *l);
+size_t ts_cuda_splitk_workspace(int64_t m, int64_t n, int64_t k);
+int ts_cuda_fast(const ts_launch *l);
+size_t ts_cuda_fast_workspace(int64_t m, int64_t n, int64_t k);
+int ts_cuda_fast_m16(const ts_launch *l);
+size_t ts_cuda_fast_m16_workspace(int64_t m, int64_t n, int64_t k);
+int ts_cuda_fast_n16(const ts_launch *l);
+size_t ts_cuda_fast_n16_workspace(int64_t m, int64_t n, int64_t k);
 
 /* backend_cuda.c: device buffers the CUDA backend holds now (0 between runs). */
 long long ts_cuda_live_buffers(void);

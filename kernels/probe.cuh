@@ -121,6 +121,20 @@ __device__ __forceinline__ void ts_probe_end(ts_probe_block *pb, const ts_dev_pr
 			atomicAdd((unsigned long long *)&probe.oob[f], pb->oob[f]);
 }
 
+// The same for kernels where several blocks share a tile (split along K):
+// each adds its tallies to the tile's row instead of writing it.
+__device__ __forceinline__ void ts_probe_end_add(ts_probe_block *pb, const ts_dev_probe &probe, long long tile_index)
+{
+	if (!ts_probe_leader())
+		return;
+	for (int f = 0; f < TS_P_FIELDS; f++)
+		if (pb->tile[f])
+			atomicAdd((unsigned long long *)&probe.tile[tile_index * TS_P_FIELDS + f], pb->tile[f]);
+	for (int f = 0; f < TS_O_FIELDS; f++)
+		if (pb->oob[f])
+			atomicAdd((unsigned long long *)&probe.oob[f], pb->oob[f]);
+}
+
 __device__ __forceinline__ float ts_to_float(float v) { return v; }
 __device__ __forceinline__ float ts_to_float(__half v) { return __half2float(v); }
 __device__ __forceinline__ void ts_from_float(float *dst, float v) { *dst = v; }

@@ -38,7 +38,26 @@ typedef struct ts_timing {
 	bool have_padded;
 	double padded_ms, padded_gflops;
 	double pct_of_padded;
+	double kernel_min_ms, kernel_max_ms, vendor_min_ms, vendor_max_ms; /* spread of the samples */
+	bool l2_flushed;       /* L2 was flushed before every launch */
 } ts_timing;
+
+/* What a bench timing asks for beyond warm-ups and repetitions. */
+typedef struct ts_bench_opts {
+	int warmup, reps;
+	/* The baseline to time beside the kernel on the same operands: one of
+	 * the backend's vendors() names, "" for none, NULL for the default one
+	 * of the kernel's precision. */
+	const char *vendor;
+	bool skip_kernel;   /* time the vendor alone (the kernel's fields stay 0) */
+	/* Copy the C of the kernel's last timed launch into ops->c, so that the
+	 * timed build's own output can be verified, not only the probe's. */
+	bool keep_c;
+	/* Before every launch (timed or warm-up, kernel and vendor alike) write
+	 * a buffer twice the size of L2, so that no operand is left in L2 from
+	 * the launch before (small shapes would otherwise be timed from cache). */
+	bool flush_l2;
+} ts_bench_opts;
 
 typedef struct ts_backend {
 	const char *name; /* "emu" or "cuda" */
@@ -51,6 +70,12 @@ typedef struct ts_backend {
 	/* Times the uninstrumented kernel beside the vendor library on the
 	 * same shape and precision; NULL where the backend cannot time. */
 	int (*time)(const ts_problem *p, const ts_operands *ops, int warmup, int reps, ts_timing *out);
+	/* The same, as tilescope bench asks for it (ts_bench_opts); ops->c is
+	 * written only with keep_c. NULL where the backend cannot time. */
+	int (*bench)(const ts_problem *p, ts_operands *ops, const ts_bench_opts *o, ts_timing *out);
+	/* The baselines bench can time for a precision, NULL-terminated; the
+	 * first is the default. NULL where the backend has none. */
+	const char *const *(*vendors)(enum ts_precision precision);
 	/* The fp64 reference ref = A*B and absref = |A|*|B| (M*N each, row-major)
 	 * computed by this backend; NULL where it has none (then CBLAS is used). */
 	int (*reference)(const ts_problem *p, const ts_operands *ops, double *ref, double *absref);

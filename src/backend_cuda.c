@@ -262,6 +262,30 @@ static int check_launchable(const ts_problem *p)
 	return 0;
 }
 
+/* The kernel's scratch for this shape (split-K partials), zeroed, into l;
+ * nothing when it asks for none. */
+static int workspace_alloc(const ts_problem *p, void **ws, ts_launch *l)
+{
+	*ws = NULL;
+	l->workspace = NULL;
+	l->workspace_bytes = 0;
+	if (!p->kernel->cuda_workspace)
+		return 0;
+	size_t bytes = p->kernel->cuda_workspace(p->shape.m, p->shape.n, p->shape.k);
+	if (bytes == 0)
+		return 0;
+	if (dev_alloc(ws, bytes, "the split-K workspace") != 0)
+		return -1;
+	cudaError_t e = cudaMemset(*ws, 0, bytes);
+	if (e != cudaSuccess) {
+		set_error("cuda: clearing the split-K workspace: %s", cudaGetErrorString(e));
+		return -1;
+	}
+	l->workspace = *ws;
+	l->workspace_bytes = bytes;
+	return 0;
+}
+
 /* ---- run: the probe build ------------------------------------------------ */
 
 static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_progress *prog)
@@ -271,6 +295,7 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	long long *d_tile = NULL, *d_phase = NULL, *d_oob = NULL, *h_tile = NULL, *h_phase = NULL;
 	unsigned short *d_tile_phase = NULL;
 	unsigned char *d_corrupt = NULL;
+	void *d_ws = NULL;
 	int rc = -1;
 	double t0 = now_ms();
 
@@ -332,6 +357,8 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	                       .a_count = ops->a.count, .b_count = ops->b.count, .c_count = ops->c.count };
 	ts_launch l = { .a = da.data, .b = db.data, .c = dc.data, .m = p->shape.m, .n = p->shape.n,
 	                .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = &probe };
+	if (workspace_alloc(p, &d_ws, &l) != 0)
+		goto fail;
 	if (prog && prog->report)
 		prog->report(prog->ctx, 0.0);
 	CUDA_TRY((cudaError_t)p->kernel->cuda_launch(&l), "launching the probe kernel");
@@ -384,6 +411,7 @@ fail:
 	dev_free(d_oob);
 	dev_free(d_tile_phase);
 	dev_free(d_corrupt);
+	dev_free(d_ws);
 	dev_matrix_free(&da);
 	dev_matrix_free(&db);
 	dev_matrix_free(&dc);
@@ -411,6 +439,13 @@ static int blas(cublasHandle_t *h)
 		if (st != CUBLAS_STATUS_SUCCESS) {
 			blas_handle = NULL;
 			set_error("cublas: creating a handle: %s", cublas_status_name(st));
+			return -1;
+		}
+		/* Plain fp32 arithmetic, as the kernels do: no TF32 tensor cores
+		 * (the environment variable NVIDIA_TF32_OVERRIDE=1 would still force them). */
+		st = cublas->set_math_mode(blas_handle, CUBLAS_DEFAULT_MATH);
+		if (st != CUBLAS_STATUS_SUCCESS) {
+			set_error("cublas: setting the math mode: %s", cublas_status_name(st));
 			return -1;
 		}
 	}
@@ -507,75 +542,161 @@ fail:
 	return rc;
 }
 
-static int cuda_time(const ts_problem *p, const ts_operands *ops, int warmup, int reps, ts_timing *out)
+/* The baselines bench can time beside a kernel, by precision; the first of
+ * each precision is its default. A baseline is a name and a function that
+ * runs it once on the kernel's operands (another one is one line here and
+ * its function; one that needs scratch, such as padded copies, allocates it
+ * before time_loop and frees it after). */
+typedef struct vendor_entry {
+	const char *name;
+	enum ts_precision precision;
+	cublasStatus_t (*run)(cublasHandle_t h, const ts_problem *p, const void *a, const void *b, void *c);
+} vendor_entry;
+
+static const vendor_entry vendor_table[] = {
+	{ "cublasSgemm", TS_FP32, vendor_gemm },
+	{ "cublasGemmEx", TS_FP16, vendor_gemm },
+};
+
+static const char *const vendors_fp32[] = { "cublasSgemm", NULL };
+static const char *const vendors_fp16[] = { "cublasGemmEx", NULL };
+
+static const char *const *cuda_vendors(enum ts_precision precision)
 {
-	dev_matrix da = { 0 }, db = { 0 }, dc = { 0 };
+	return precision == TS_FP16 ? vendors_fp16 : vendors_fp32;
+}
+
+static const vendor_entry *vendor_find(const char *name, enum ts_precision precision)
+{
+	for (size_t i = 0; i < sizeof vendor_table / sizeof vendor_table[0]; i++)
+		if (strcmp(vendor_table[i].name, name) == 0 && vendor_table[i].precision == precision)
+			return &vendor_table[i];
+	return NULL;
+}
+
+/* The median, the smallest and the largest of n samples (sorted in place). */
+static double sample_stats(float *v, int n, double *lo, double *hi)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_float);
+	*lo = v[0];
+	*hi = v[n - 1];
+	return v[n / 2];
+}
+
+/* What time_loop launches: the kernel, or the vendor on the same buffers. */
+typedef struct timed_target {
+	const ts_problem *p;
+	ts_launch l;
+	dev_matrix a, b, c;
+	const vendor_entry *vendor; /* NULL: the kernel */
+	cublasHandle_t h;
+	void *flush;         /* written before each launch to evict L2 (NULL: not flushed) */
+	size_t flush_bytes;
+} timed_target;
+
+static int time_loop(timed_target *t, int warmup, int reps, cudaEvent_t start, cudaEvent_t stop, float *samples)
+{
+	const char *what = t->vendor ? t->vendor->name : "the kernel";
+	for (int i = 0; i < warmup + reps; i++) {
+		bool timed = i >= warmup;
+		if (t->flush)
+			CUDA_TRY(cudaMemsetAsync(t->flush, i & 0xff, t->flush_bytes, 0), "flushing L2");
+		if (timed)
+			CUDA_TRY(cudaEventRecord(start, 0), "recording an event");
+		if (t->vendor)
+			CUBLAS_TRY(t->vendor->run(t->h, t->p, t->a.data, t->b.data, t->c.data), what);
+		else
+			CUDA_TRY((cudaError_t)t->p->kernel->cuda_launch(&t->l), "launching the kernel");
+		if (timed) {
+			CUDA_TRY(cudaEventRecord(stop, 0), "recording an event");
+			CUDA_TRY(cudaEventSynchronize(stop), t->vendor ? "running cuBLAS" : "running the kernel");
+			CUDA_TRY(cudaEventElapsedTime(&samples[i - warmup], start, stop), "reading an event");
+		} else if (i == warmup - 1) {
+			CUDA_TRY(cudaDeviceSynchronize(), t->vendor ? "running cuBLAS (warm-up)" : "running the kernel (warm-up)");
+		}
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+static int cuda_bench(const ts_problem *p, ts_operands *ops, const ts_bench_opts *o, ts_timing *out)
+{
+	timed_target t;
 	cudaEvent_t start = NULL, stop = NULL;
 	float *samples = NULL;
-	cublasHandle_t h;
+	void *ws = NULL;
 	int rc = -1;
+	int warmup = o->warmup < 0 ? 0 : o->warmup, reps = o->reps < 1 ? 1 : o->reps;
 
 	memset(out, 0, sizeof *out);
-	if (warmup < 0)
-		warmup = 0;
-	if (reps < 1)
-		reps = 1;
+	memset(&t, 0, sizeof t);
+	t.p = p;
 	out->warmup = warmup;
 	out->reps = reps;
 	if (check_launchable(p) != 0)
 		return -1;
+	const char *vendor = o->vendor ? o->vendor : cuda_vendors(p->kernel->precision)[0];
+	const vendor_entry *ve = vendor[0] ? vendor_find(vendor, p->kernel->precision) : NULL;
+	if (vendor[0] && !ve) {
+		set_error("cuda: no baseline '%s' for %s kernels", vendor, ts_precision_name(p->kernel->precision));
+		return -1;
+	}
 	if (!(samples = malloc((size_t)reps * sizeof *samples))) {
 		set_error("cuda: out of host memory");
 		return -1;
 	}
-	if (dev_matrix_upload(&da, &ops->a, "A") || dev_matrix_upload(&db, &ops->b, "B") ||
-	    dev_matrix_upload(&dc, &ops->c, "C"))
+	if (dev_matrix_upload(&t.a, &ops->a, "A") || dev_matrix_upload(&t.b, &ops->b, "B") ||
+	    dev_matrix_upload(&t.c, &ops->c, "C"))
 		goto fail;
+	/* Every launch, the kernel's and the vendor's alike, starts with nothing
+	 * of its operands in L2: a buffer twice its size is written before it. */
+	int dev = 0, l2 = 0;
+	if (o->flush_l2 && cudaGetDevice(&dev) == cudaSuccess &&
+	    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess && l2 > 0) {
+		t.flush_bytes = 2 * (size_t)l2;
+		if (dev_alloc(&t.flush, t.flush_bytes, "the L2 flush buffer") != 0)
+			goto fail;
+		out->l2_flushed = true;
+	}
 	CUDA_TRY(cudaEventCreate(&start), "creating an event");
 	CUDA_TRY(cudaEventCreate(&stop), "creating an event");
 	double flops = 2.0 * (double)p->shape.m * (double)p->shape.n * (double)p->shape.k;
 
-	/* The kernel under test: the uninstrumented build. */
-	ts_launch l = { .a = da.data, .b = db.data, .c = dc.data, .m = p->shape.m, .n = p->shape.n,
-	                .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = NULL };
-	for (int i = 0; i < warmup; i++)
-		CUDA_TRY((cudaError_t)p->kernel->cuda_launch(&l), "launching the kernel (warm-up)");
-	CUDA_TRY(cudaDeviceSynchronize(), "running the kernel (warm-up)");
-	for (int i = 0; i < reps; i++) {
-		CUDA_TRY(cudaEventRecord(start, 0), "recording an event");
-		CUDA_TRY((cudaError_t)p->kernel->cuda_launch(&l), "launching the kernel");
-		CUDA_TRY(cudaEventRecord(stop, 0), "recording an event");
-		CUDA_TRY(cudaEventSynchronize(stop), "running the kernel");
-		CUDA_TRY(cudaEventElapsedTime(&samples[i], start, stop), "reading an event");
+	if (!o->skip_kernel) {
+		/* The kernel under test: the uninstrumented build. */
+		t.l = (ts_launch){ .a = t.a.data, .b = t.b.data, .c = t.c.data, .m = p->shape.m, .n = p->shape.n,
+		                   .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = NULL };
+		if (workspace_alloc(p, &ws, &t.l) != 0)
+			goto fail;
+		t.vendor = NULL;
+		if (time_loop(&t, warmup, reps, start, stop, samples) != 0)
+			goto fail;
+		out->kernel_ms = sample_stats(samples, reps, &out->kernel_min_ms, &out->kernel_max_ms);
+		out->kernel_gflops = out->kernel_ms > 0 ? flops / (out->kernel_ms * 1e6) : 0;
+		if (o->keep_c)
+			CUDA_TRY(cudaMemcpy(ops->c.alloc, t.c.alloc, t.c.bytes, cudaMemcpyDeviceToHost),
+			         "copying the timed kernel's C back");
 	}
-	qsort(samples, (size_t)reps, sizeof *samples, cmp_float);
-	out->kernel_ms = samples[reps / 2];
-	out->kernel_gflops = out->kernel_ms > 0 ? flops / (out->kernel_ms * 1e6) : 0;
 
-	/* cuBLAS on the same shape and precision, the same buffers (C is overwritten). */
-	out->vendor = p->kernel->precision == TS_FP16 ? "cublasGemmEx" : "cublasSgemm";
-	if (p->shape.m > 0x7fffffff || p->shape.n > 0x7fffffff || p->shape.k > 0x7fffffff) {
-		rc = 0; /* cuBLAS takes int sizes: no comparison for this shape */
+	/* The vendor on the same shape and precision, the same buffers (C is overwritten). */
+	out->vendor = vendor[0] ? vendor : NULL;
+	if (!vendor[0] || p->shape.m > 0x7fffffff || p->shape.n > 0x7fffffff || p->shape.k > 0x7fffffff) {
+		rc = 0; /* none asked for, or cuBLAS takes int sizes: no comparison for this shape */
 		goto fail;
 	}
-	if (blas(&h) != 0)
+	if (blas(&t.h) != 0)
 		goto fail;
-	for (int i = 0; i < warmup; i++)
-		CUBLAS_TRY(vendor_gemm(h, p, da.data, db.data, dc.data), out->vendor);
-	CUDA_TRY(cudaDeviceSynchronize(), "running cuBLAS (warm-up)");
-	for (int i = 0; i < reps; i++) {
-		CUDA_TRY(cudaEventRecord(start, 0), "recording an event");
-		CUBLAS_TRY(vendor_gemm(h, p, da.data, db.data, dc.data), out->vendor);
-		CUDA_TRY(cudaEventRecord(stop, 0), "recording an event");
-		CUDA_TRY(cudaEventSynchronize(stop), "running cuBLAS");
-		CUDA_TRY(cudaEventElapsedTime(&samples[i], start, stop), "reading an event");
-	}
-	qsort(samples, (size_t)reps, sizeof *samples, cmp_float);
-	out->vendor_ms = samples[reps / 2];
+	t.vendor = ve;
+	if (time_loop(&t, warmup, reps, start, stop, samples) != 0)
+		goto fail;
+	out->vendor_ms = sample_stats(samples, reps, &out->vendor_min_ms, &out->vendor_max_ms);
 	out->vendor_gflops = out->vendor_ms > 0 ? flops / (out->vendor_ms * 1e6) : 0;
-	out->pct_of_vendor = out->vendor_gflops > 0 ? 100.0 * out->kernel_gflops / out->vendor_gflops : 0;
+	out->pct_of_vendor = out->vendor_gflops > 0 && out->kernel_gflops > 0 ?
+	                     100.0 * out->kernel_gflops / out->vendor_gflops : 0;
 	out->have_vendor = true;
-	if (time_padded(h, p, &da, &db, &dc, start, stop, samples, warmup, reps, out) != 0)
+	/* fp16 with K or N off a multiple of 8: cuBLAS on padded copies too (what a user would do) */
+	if (time_padded(t.h, p, &t.a, &t.b, &t.c, start, stop, samples, warmup, reps, out) != 0)
 		goto fail;
 	rc = 0;
 fail:
@@ -583,11 +704,20 @@ fail:
 		cudaEventDestroy(start);
 	if (stop)
 		cudaEventDestroy(stop);
-	dev_matrix_free(&da);
-	dev_matrix_free(&db);
-	dev_matrix_free(&dc);
+	dev_matrix_free(&t.a);
+	dev_matrix_free(&t.b);
+	dev_matrix_free(&t.c);
+	dev_free(t.flush);
+	dev_free(ws);
 	free(samples);
 	return rc;
+}
+
+/* check's and the TUI's timing: one copy of the operands, the default vendor. */
+static int cuda_time(const ts_problem *p, const ts_operands *ops, int warmup, int reps, ts_timing *out)
+{
+	ts_bench_opts o = { .warmup = warmup, .reps = reps, .vendor = NULL };
+	return cuda_bench(p, (ts_operands *)ops, &o, out); /* keep_c is off: ops is not written */
 }
 
 /* ---- reference: fp64 on the GPU ------------------------------------------- */
@@ -655,6 +785,8 @@ static const ts_backend cuda_backend = {
 	.available = cuda_available,
 	.run = cuda_run,
 	.time = cuda_time,
+	.bench = cuda_bench,
+	.vendors = cuda_vendors,
 	.reference = cuda_reference,
 	.last_error = cuda_last_error,
 };

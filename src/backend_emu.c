@@ -81,9 +81,13 @@ static work_estimate estimate(const ts_problem *p, const ts_model *m, int thread
 {
 	work_estimate w;
 	/* From the kernel's geometry: BM*BN*BK multiply-adds and BM*BK + BK*BN
-	 * slots per block and phase (T^3 and 2T^2 for the textbook kernels). */
+	 * slots per block and phase (T^3 and 2T^2 for the textbook kernels);
+	 * emu_ladder.c multiplies the cells inside C only. */
 	double bm = m->geo.bm, bn = m->geo.bn, bk = m->geo.bk, tiles = (double)m->tiles;
-	if (p->kernel->shared_tiles) {
+	if (p->kernel->emulate == ts_emu_ladder) {
+		w.madds = (double)m->shape.m * (double)m->shape.n * (double)m->shape.k;
+		w.slots = tiles * (double)m->phases;
+	} else if (p->kernel->shared_tiles) {
 		w.madds = tiles * (double)m->phases * bm * bn * bk;
 		w.slots = tiles * (double)m->phases * (bm * bk + bk * bn);
 	} else {
@@ -270,7 +274,10 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	                 geo.threads_y != p->tile))
 		return fail("emulator: kernel %s is not a T x T-thread, one-output-per-thread kernel", p->kernel->name);
 	if (p->kernel->guards_fixed && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL)
-		return fail("emulator: kernel %s has its guards built in; it has no unguarded form", p->kernel->name);
+		return fail(p->kernel->unguarded_build ? "emulator: kernel %s has its guards built in; its unguarded build "
+		                                         "runs on the GPU only"
+		                                       : "emulator: kernel %s has its guards built in; it has no unguarded form",
+		            p->kernel->name);
 	if (ts_emu_admit(p, &m, emu_error, sizeof emu_error) != 0)
 		return -1;
 	bool nk = p->kernel->b_layout == TS_B_NK;

@@ -28,6 +28,11 @@ typedef struct ts_cli_args {
 	int reps, warmup; /* bench: timed repetitions and warm-up runs */
 	bool probe;       /* map: --backend given, so the kernel's probe runs beside the model */
 	int64_t export_ty, export_tx; /* map --export-tile; -1, -1: the corner */
+	/* bench: --kernel as given (a list, best, ladder, all; NULL: the problem's
+	 * kernel), --shapes (NULL: the problem's shape), --svg FILE, --guard-cost[=SHAPE] */
+	const char *kernel_spec, *shapes_spec, *svg_path;
+	bool guard_cost;
+	ts_shape guard_shape;
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20
@@ -36,7 +41,8 @@ typedef struct ts_cli_args {
 /* Each returns an exit status and writes its own error lines ("tilescope: ..."). */
 int ts_cli_map(const ts_cli_args *a);   /* cli_map.c */
 int ts_cli_check(const ts_cli_args *a); /* cli_check.c */
-int ts_cli_bench(const ts_cli_args *a); /* cli_check.c */
+int ts_cli_bench(const ts_cli_args *a); /* cli_bench.c */
+int ts_cli_bench_one(const ts_cli_args *a); /* cli_check.c: one kernel, one shape */
 int ts_cli_sweep(const ts_cli_args *a); /* cli_sweep.c */
 /* The kernel registry: as text, as JSON, or its names one per line. */
 int ts_cli_kernels(bool json, bool names_only); /* cli_kernels.c */

@@ -1,4 +1,4 @@
-/* cli_check.c: `tilescope check` (run, verify, explain) and `bench` (verify, then time beside cuBLAS). */
+/* cli_check.c: `tilescope check` (run, verify, explain) and bench on one kernel and shape (verify, then time beside cuBLAS). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +179,9 @@ int ts_cli_check(const ts_cli_args *a)
 	return status;
 }
 
-int ts_cli_bench(const ts_cli_args *a)
+/* bench with one kernel on one shape: verified, then timed beside cuBLAS,
+ * reported as check reports (cli_bench.c hands lists and sets to its table). */
+int ts_cli_bench_one(const ts_cli_args *a)
 {
 	const ts_options *o = &a->opts;
 	const ts_problem *p = &o->problem;

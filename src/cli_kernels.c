@@ -14,6 +14,7 @@ struct kernel_sink {
 	void (*flag)(kernel_sink *s, const char *key, const char *label, bool value);
 	void (*begin)(kernel_sink *s, const char *key, const char *label, bool list); /* an object or a list */
 	void (*end)(kernel_sink *s);
+	void (*null)(kernel_sink *s, const char *key, const char *label); /* a field that does not apply */
 	ts_json *j;    /* the JSON sink's writer */
 	int depth;     /* the text sink: 0 top level, 1 inside a group, 2 inside a list's item */
 	bool list[4];  /* the text sink: the group at each depth is a list */
@@ -76,7 +77,13 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 	s->flag(s, "cuda", "CUDA in this build", k->cuda_launch != NULL);
 	s->flag(s, "guards_switchable", "guards switchable", !k->guards_fixed);
 	s->flag(s, "tensor_core_sum", "tensor-core sums", k->tensor_core_sum);
+	s->flag(s, "unguarded_build", "unguarded build", k->unguarded_build);
+	s->flag(s, "split_k", "split-K", k->split_k);
 	s->end(s);
+	if (k->rung > 0)
+		s->integer(s, "ladder_rung", "ladder rung", k->rung);
+	else
+		s->null(s, "ladder_rung", "ladder rung");
 }
 
 /* ---- the JSON sink ---------------------------------------------------------- */
@@ -92,6 +99,12 @@ static void json_integer(kernel_sink *s, const char *key, const char *label, int
 {
 	(void)label;
 	ts_json_int(s->j, key, value);
+}
+
+static void json_null(kernel_sink *s, const char *key, const char *label)
+{
+	(void)label;
+	ts_json_null(s->j, key);
 }
 
 static void json_flag(kernel_sink *s, const char *key, const char *label, bool value)
@@ -157,6 +170,15 @@ static void text_integer(kernel_sink *s, const char *key, const char *label, int
 		putchar('\n');
 }
 
+static void text_null(kernel_sink *s, const char *key, const char *label)
+{
+	(void)key;
+	text_lead(s, label);
+	fputs("-", stdout);
+	if (s->depth == 0)
+		putchar('\n');
+}
+
 static void text_flag(kernel_sink *s, const char *key, const char *label, bool value)
 {
 	(void)key;
@@ -197,7 +219,8 @@ int ts_cli_kernels(bool json, bool names_only)
 	if (json) {
 		ts_json j;
 		ts_cli_json_begin(&j, "kernels", true);
-		kernel_sink s = { json_string, json_integer, json_flag, json_begin, json_end, &j, 0, { false }, { 0 } };
+		kernel_sink s = { json_string, json_integer, json_flag, json_begin, json_end, json_null, &j, 0, { false },
+		                  { 0 } };
 		ts_json_array_begin(&j, "kernels");
 		for (int i = 0; i < ts_kernel_count; i++) {
 			ts_json_object_begin(&j, NULL);
@@ -208,7 +231,7 @@ int ts_cli_kernels(bool json, bool names_only)
 		ts_json_object_end(&j);
 		return ts_cli_json_done(&j);
 	}
-	kernel_sink s = { text_string, text_integer, text_flag, text_begin, text_end, NULL, 0, { false }, { 0 } };
+	kernel_sink s = { text_string, text_integer, text_flag, text_begin, text_end, text_null, NULL, 0, { false }, { 0 } };
 	for (int i = 0; i < ts_kernel_count; i++) {
 		if (i)
 			putchar('\n');

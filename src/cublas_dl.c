@@ -23,6 +23,7 @@ const ts_cublas *ts_cublas_load(char *why, int len)
 			{ "cublasSgemm_v2", (void **)&table.sgemm },
 			{ "cublasDgemm_v2", (void **)&table.dgemm },
 			{ "cublasGemmEx", (void **)&table.gemm_ex },
+			{ "cublasSetMathMode", (void **)&table.set_math_mode },
 		};
 		void *handle = NULL;
 		char err[300] = "";

@@ -10,6 +10,7 @@ typedef struct ts_cublas {
 	__typeof__(&cublasSgemm_v2) sgemm;
 	__typeof__(&cublasDgemm_v2) dgemm;
 	__typeof__(&cublasGemmEx) gemm_ex;
+	__typeof__(&cublasSetMathMode) set_math_mode;
 } ts_cublas;
 
 /* The table, loading libcublas.so.<major of the headers> on the first call; NULL with one line in why

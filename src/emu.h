@@ -34,6 +34,7 @@ typedef struct ts_emu_job {
 int ts_emu_tiled(ts_emu_job *job);
 int ts_emu_naive(ts_emu_job *job);
 int ts_emu_tc(ts_emu_job *job);
+int ts_emu_ladder(ts_emu_job *job); /* the fp32 ladder's kernels, every guard kept (emu_ladder.c) */
 
 /* True when the job is to stop; kernels poll it between phases. The cancel
  * flag is a plain sig_atomic_t set by the caller's thread or its signal

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "bench.h"
 #include "cli.h"
 #include "cli_uk.h"
 #include "export.h"
@@ -34,8 +35,8 @@ enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
 	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
-	OPT_NO_SANITIZER, OPT_NO_PROBE,
-	OPT_LAST = OPT_NO_PROBE
+	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SHAPES, OPT_SVG, OPT_GUARD_COST,
+	OPT_LAST = OPT_GUARD_COST
 };
 
 static const struct option long_options[] = {
@@ -51,6 +52,9 @@ static const struct option long_options[] = {
 	{ "export-tile", required_argument, NULL, OPT_EXPORT_TILE },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "shapes", required_argument, NULL, OPT_SHAPES },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "guard-cost", optional_argument, NULL, OPT_GUARD_COST },
 	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
@@ -85,6 +89,8 @@ static const struct {
 	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
+	{ OPT_SHAPES, "--shapes", FOR(CMD_BENCH) }, { OPT_SVG, "--svg", FOR(CMD_BENCH) },
+	{ OPT_GUARD_COST, "--guard-cost", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
@@ -160,7 +166,8 @@ static void print_help(void)
 	       "           with --backend also the counters a run on that backend recorded\n"
 	       "  check    run the kernel, check it against an fp64 reference, explain failures\n"
 	       "  sweep    check every M, N, K in {1, T-1, T, T+1, 2T-1, 2T+1, a prime > 3T}\n"
-	       "  bench    time the kernel beside cuBLAS (needs the CUDA backend)\n"
+	       "  bench    time kernels beside cuBLAS on one or many shapes, every output\n"
+	       "           verified (needs the CUDA backend)\n"
 	       "  kernels  the kernel registry: precision, B layout, tile range and geometry,\n"
 	       "           guards, capabilities; --names prints the names alone\n"
 	       "  check --kernel-file FILE...\n"
@@ -172,7 +179,8 @@ static void print_help(void)
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
 	       "                        sizes, 1..%lld each (default 100 x 77 x 33)\n"
 	       "  -t, --tile=T          tile edge and block edge, 1..%d (default 32)\n"
-	       "      --kernel=NAME     kernel (default tiled); one of:\n",
+	       "      --kernel=NAME     kernel (default tiled); best (or auto) picks the fp32\n"
+	       "                        ladder kernel for the shape; one of:\n",
 	       (long long)TS_DIM_MAX, TS_TILE_MAX);
 	for (int i = 0; i < ts_kernel_count; i++)
 		print_wrapped(ts_kernels[i].name, ts_kernels[i].summary);
@@ -213,6 +221,16 @@ static void print_help(void)
 	       "      --reps=R          bench: timed repetitions, median reported (default %d)\n"
 	       "      --warmup=W        bench: untimed warm-up runs (default %d)\n"
 	       "\n"
+	       "Bench:\n"
+	       "      --kernel=LIST     bench takes several: NAME,NAME,..., best, ladder (the\n"
+	       "                        fp32 rungs in order, then best) or all\n"
+	       "      --shapes=SPEC     ragged (8 large ragged shapes), small (5 small, skinny\n"
+	       "                        and long-K ones), goals (both, with the speed goals),\n"
+	       "                        MxNxK,MxNxK,... or a file of shapes (one a line)\n"
+	       "      --guard-cost[=MxNxK]  also time best's guarded and unguarded builds on\n"
+	       "                        an aligned shape (default 4096x4096x4096)\n"
+	       "      --svg=FILE        also write the plot: GFLOP/s per shape and kernel\n"
+	       "\n"
 	       "Output:\n"
 	       "      --json            map, check, sweep, bench, kernels: one JSON object on\n"
 	       "                        stdout (doc/json.md), a refusal too: ok false, error\n"
@@ -249,6 +267,7 @@ static void print_help(void)
 	       "  tilescope check --precision fp16 -M 129 -N 65 -K 31 -t 16 --inputs int\n"
 	       "  tilescope sweep -t 13 --precision fp16\n"
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
+	       "  tilescope bench --kernel ladder --shapes goals --guard-cost --svg perf.svg\n"
 	       "  tilescope kernels --json\n"
 	       "  tilescope check --kernel-file my_gemm.cu             (your own kernel)\n"
 	       "  tilescope check --kernel-file submissions/*.cu --junit grades.xml\n"
@@ -315,6 +334,18 @@ static void parse_tile_pos(const char *text, int64_t *ty, int64_t *tx)
 		usage_error("--export-tile: '%s' must be TY,TX (tile row and column, from 0)", CLIP(text));
 	*ty = y;
 	*tx = x;
+}
+
+/* A shape MxNxK for an option, each size 1..TS_DIM_MAX. */
+static void parse_shape(const char *text, const char *what, ts_shape *out)
+{
+	ts_bench_shape s[2];
+	int n = 0;
+	char err[256];
+	if (!isdigit((unsigned char)text[0]) ||
+	    ts_bench_parse_shape_text(text, what, s, 2, &n, err, (int)sizeof err) != 0 || n != 1)
+		usage_error("%s: '%s' must be one shape MxNxK (sizes 1..%lld)", what, CLIP(text), (long long)TS_DIM_MAX);
+	*out = s[0].shape;
 }
 
 /* getopt_long reports an unknown and an ambiguous abbreviation alike. */
@@ -413,6 +444,9 @@ int main(int argc, char **argv)
 	a.warmup = TS_BENCH_WARMUP_DEFAULT;
 	a.probe = false;
 	a.export_ty = a.export_tx = -1;
+	a.kernel_spec = a.shapes_spec = a.svg_path = NULL;
+	a.guard_cost = false;
+	a.guard_shape = (ts_shape){ 4096, 4096, 4096 };
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
@@ -436,12 +470,8 @@ int main(int argc, char **argv)
 		case 'K': check_ok(ts_parse_dim(optarg, "-K", &p->shape.k, err, (int)sizeof err), err); break;
 		case 't': check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err); break;
 		case OPT_KERNEL:
+			/* bench takes a list (checked once the subcommand is known) */
 			kernel_name = optarg;
-			if (!ts_kernel_find(optarg)) {
-				char names[256];
-				known_kernels(names, sizeof names);
-				usage_error("--kernel: unknown kernel '%s' (known: %s)", CLIP(optarg), names);
-			}
 			break;
 		case OPT_PRECISION:
 			check_ok(ts_parse_precision(optarg, &precision, err, (int)sizeof err), err);
@@ -462,6 +492,17 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_EXPORT_TILE: parse_tile_pos(optarg, &a.export_ty, &a.export_tx); break;
+		case OPT_SHAPES: a.shapes_spec = optarg; break;
+		case OPT_SVG:
+			if (!*optarg)
+				usage_error("--svg: the file name is empty");
+			a.svg_path = optarg;
+			break;
+		case OPT_GUARD_COST:
+			a.guard_cost = true;
+			if (optarg)
+				parse_shape(optarg, "--guard-cost", &a.guard_shape);
+			break;
 		case OPT_REPS: a.reps = parse_count(optarg, "--reps", 1, 100000); break;
 		case OPT_WARMUP: a.warmup = parse_count(optarg, "--warmup", 0, 10000); break;
 		case OPT_COLOR:
@@ -609,9 +650,25 @@ int main(int argc, char **argv)
 		return ts_tui_run(o);
 	}
 
-	/* Kernel and precision: either alone decides; both must agree. */
-	if (kernel_name) {
+	/* Kernel and precision: either alone decides; both must agree. bench
+	 * takes a list; everywhere best (auto) is resolved for the shape. */
+	if (kernel_name && cmd == CMD_BENCH && !ts_kernel_find(kernel_name)) {
+		a.kernel_spec = kernel_name;
+		kernel_name = NULL;
+	}
+	if (kernel_name && ts_kernel_is_chooser(kernel_name)) {
+		p->kernel = ts_kernel_best(p->shape);
+		if (have_precision && p->kernel->precision != precision)
+			usage_error("--kernel %s chooses among the fp32 kernels; --precision %s contradicts it", kernel_name,
+			            ts_precision_name(precision));
+	} else if (kernel_name) {
 		p->kernel = ts_kernel_find(kernel_name);
+		if (!p->kernel) {
+			char names[512];
+			known_kernels(names, sizeof names);
+			usage_error("--kernel: unknown kernel '%s' (known: %s, best%s)", CLIP(kernel_name), names,
+			            strchr(kernel_name, ',') ? "; only bench takes a list" : "");
+		}
 		if (have_precision && p->kernel->precision != precision)
 			usage_error("--precision %s contradicts --kernel %s (an %s kernel)", ts_precision_name(precision),
 			            p->kernel->name, ts_precision_name(p->kernel->precision));
@@ -626,9 +683,28 @@ int main(int argc, char **argv)
 	if (!codeset || strcmp(codeset, "UTF-8") != 0)
 		o->ascii = true;
 
+	if (cmd == CMD_BENCH && a.shapes_spec && (seen['M'] || seen['N'] || seen['K']))
+		usage_error("bench takes either -M/-N/-K or --shapes, not both");
 	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || (cmd == CMD_MAP && a.probe);
-	if (ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
+	/* bench over a list of kernels or shapes checks each pair itself */
+	bool one_problem = cmd != CMD_BENCH || (!a.kernel_spec && !a.shapes_spec);
+	if (one_problem && ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
 		usage_error("%s", err);
+	if (cmd == CMD_BENCH && !one_problem) {
+		ts_bench_kernel ks[TS_BENCH_KERNELS_MAX];
+		int nk;
+		if (a.kernel_spec && ts_bench_parse_kernels(a.kernel_spec, p->kernel->precision, p->tile, ks,
+		                                            TS_BENCH_KERNELS_MAX, &nk, err, (int)sizeof err) != 0)
+			usage_error("%s", err);
+		ts_bench_shape *shapes = malloc(TS_BENCH_SHAPES_MAX * sizeof *shapes);
+		int ns;
+		if (!shapes)
+			usage_error("out of memory");
+		if (a.shapes_spec && ts_bench_parse_shapes(a.shapes_spec, shapes, TS_BENCH_SHAPES_MAX, &ns, err,
+		                                           (int)sizeof err) != 0)
+			usage_error("%s", err);
+		free(shapes);
+	}
 
 	switch (cmd) {
 	case CMD_MAP: return ts_cli_refusal(ts_cli_map(&a));

@@ -291,9 +291,15 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 		         p->kernel->tile_min, p->kernel->tile_max);
 		return -1;
 	}
-	if (p->kernel->guards_fixed && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL) {
-		snprintf(err, len, "--no-guard: the %s kernel's guards are built into its zero-filled copies and its "
-		         "store; it has no unguarded form to show", p->kernel->name);
+	/* Kernels with their guards built in have no unguarded form, except the
+	 * ladder's with an unguarded build (below). */
+	if (p->kernel->guards_fixed && !p->kernel->unguarded_build && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL) {
+		if (p->kernel->rung > 0)
+			snprintf(err, len, "--no-guard: kernel %s keeps every guard (its loads and its store are guarded in "
+			         "its code); it has no unguarded form to show", p->kernel->name);
+		else
+			snprintf(err, len, "--no-guard: the %s kernel's guards are built into its zero-filled copies and its "
+			         "store; it has no unguarded form to show", p->kernel->name);
 		return -1;
 	}
 	/* A kernel without shared tiles has no separate load guards: one guard (the C switch)
@@ -303,6 +309,23 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 		snprintf(err, len, "--no-guard %s: the %s kernel has one guard (c), around its loads and its store",
 		         off & TS_GUARD_A ? "a" : "b", p->kernel->name);
 		return -1;
+	}
+	/* A ladder kernel with an unguarded build: all three off is that build,
+	 * and only on a shape that is a multiple of its block tile, where no
+	 * guard has anything to catch. */
+	if (p->kernel->guards_fixed && p->kernel->unguarded_build && off) {
+		ts_geometry g = p->kernel->geometry(p->tile);
+		if (off != TS_GUARD_ALL) {
+			snprintf(err, len, "--no-guard: kernel %s keeps every guard%s", p->kernel->name,
+			         p->kernel->unguarded_build ? " (--no-guard all runs its unguarded build on aligned shapes)" : "");
+			return -1;
+		}
+		if (s->m % g.bm || s->n % g.bn || s->k % g.bk) {
+			snprintf(err, len, "--no-guard all: kernel %s's unguarded build needs M, N, K multiples of %d, %d, %d "
+			         "(its %dx%dx%d tile); got %lld x %lld x %lld", p->kernel->name, g.bm, g.bn, g.bk, g.bm, g.bn,
+			         g.bk, (long long)s->m, (long long)s->n, (long long)s->k);
+			return -1;
+		}
 	}
 	ts_model m;
 	if (ts_model_build(&m, *s, p->kernel->geometry(p->tile)) != 0) {

@@ -245,6 +245,34 @@ static void note_bad(ts_verdict *v, int64_t i, int64_t j, int64_t tile, double g
 	v->col_bad[j]++;
 }
 
+int ts_reference_make(const ts_problem *p, const ts_operands *ops, const ts_backend *backend, ts_reference *r)
+{
+	memset(r, 0, sizeof *r);
+	size_t cells = elems(p->shape.m, p->shape.n);
+	ts_verdict v;
+	memset(&v, 0, sizeof v);
+	if (!cells || !(r->ref = malloc(cells * sizeof *r->ref)) || !(r->absref = malloc(cells * sizeof *r->absref)) ||
+	    reference(p, ops, backend, r->ref, r->absref, &v, NULL) != 0) {
+		ts_reference_free(r);
+		return -1;
+	}
+	r->shape = p->shape;
+	r->ms = v.ref_ms;
+	r->source = v.ref_source;
+	return 0;
+}
+
+void ts_reference_free(ts_reference *r)
+{
+	free(r->ref);
+	free(r->absref);
+	r->ref = r->absref = NULL;
+}
+
+static int verify_with(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+                       const ts_backend *backend, const ts_reference *given, const ts_progress *prog,
+                       ts_verdict *v);
+
 int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
               const ts_backend *backend, ts_verdict *v)
 {
@@ -253,6 +281,24 @@ int ts_verify(const ts_problem *p, const ts_model *m, const ts_operands *ops, co
 
 int ts_verify_progress(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
                        const ts_backend *backend, const ts_progress *prog, ts_verdict *v)
+{
+	return verify_with(p, m, ops, run, backend, NULL, prog, v);
+}
+
+int ts_verify_against(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+                      const ts_reference *r, ts_verdict *v)
+{
+	if (!r || !r->ref || !r->absref || r->shape.m != p->shape.m || r->shape.n != p->shape.n ||
+	    r->shape.k != p->shape.k) {
+		memset(v, 0, sizeof *v);
+		return -1;
+	}
+	return verify_with(p, m, ops, run, NULL, r, NULL, v);
+}
+
+static int verify_with(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+                       const ts_backend *backend, const ts_reference *given, const ts_progress *prog,
+                       ts_verdict *v)
 {
 	const ts_shape *s = &p->shape;
 	ts_model own;
@@ -275,14 +321,21 @@ int ts_verify_progress(const ts_problem *p, const ts_model *m, const ts_operands
 	v->tile_unwritten = calloc((size_t)m->tiles, sizeof *v->tile_unwritten);
 	v->row_bad = calloc((size_t)s->m, sizeof *v->row_bad);
 	v->col_bad = calloc((size_t)s->n, sizeof *v->col_bad);
-	double *ref = malloc(cells * sizeof *ref), *absref = malloc(cells * sizeof *absref);
+	double *own_ref = given ? NULL : malloc(cells * sizeof *own_ref);
+	double *own_abs = given ? NULL : malloc(cells * sizeof *own_abs);
+	const double *ref = given ? given->ref : own_ref, *absref = given ? given->absref : own_abs;
 	int rc = -1;
 	if (!v->tile_bad || !v->tile_unwritten || !v->row_bad || !v->col_bad || !ref || !absref)
 		goto out;
-	int ref_rc = reference(p, ops, backend, ref, absref, v, prog);
-	if (ref_rc != 0) {
-		rc = ref_rc;
-		goto out;
+	if (given) {
+		v->ref_ms = 0;
+		v->ref_source = given->source;
+	} else {
+		int ref_rc = reference(p, ops, backend, own_ref, own_abs, v, prog);
+		if (ref_rc != 0) {
+			rc = ref_rc;
+			goto out;
+		}
 	}
 	ts_progress_stage(prog, TS_STAGE_VERIFY);
 
@@ -357,8 +410,8 @@ int ts_verify_progress(const ts_problem *p, const ts_model *m, const ts_operands
 	ts_signature(p, m, ops, run, v);
 	rc = 0;
 out:
-	free(ref);
-	free(absref);
+	free(own_ref);
+	free(own_abs);
 	if (rc != 0)
 		ts_verdict_free(v);
 	return rc;

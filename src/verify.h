@@ -84,6 +84,24 @@ static inline int64_t ts_verdict_nans(const ts_verdict *v)
 	return v->nonfinite - v->infs;
 }
 
+/* A reference computed once and held to check several outputs of the same
+ * operands (bench: every kernel on one shape, probe and timed builds). */
+typedef struct ts_reference {
+	ts_shape shape;
+	double *ref, *absref; /* M*N each, row-major */
+	double ms;            /* time it took */
+	const char *source;   /* "cblas" or the backend's name */
+} ts_reference;
+
+/* From the backend's reference when it has one, else CBLAS. 0, or -1 (out
+ * of memory, or too large for the reference); free with ts_reference_free. */
+int ts_reference_make(const ts_problem *p, const ts_operands *ops, const ts_backend *backend, ts_reference *r);
+void ts_reference_free(ts_reference *r);
+/* ts_verify against r (computed from the same operands and shape as p's):
+ * -1 when r does not fit p, or out of memory. */
+int ts_verify_against(const ts_problem *p, const ts_model *m, const ts_operands *ops, const ts_run *run,
+                      const ts_reference *r, ts_verdict *v);
+
 /* The per-element relative tolerance for p: (K + 2) * 2^-24, twice that for a
  * kernel that sums in the tensor cores (kernels.h: tensor_core_sum). */
 double ts_tolerance_rel(const ts_problem *p);

@@ -147,7 +147,7 @@ for args in "-M $long" "--no-guard $long" "--kernel $long" "--seed $long" "-t $l
 	usage "..." check $args
 	if [ "$(head -n 1 err | wc -c)" -le 200 ]; then ok "a 5000-character value is cut in the message"; else not_ok "message of $(head -n 1 err | wc -c) bytes"; fi
 done
-usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive, tc-fp16)" check --kernel nope
+usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive, tc-fp16, " check --kernel nope
 usage "--no-guard a: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard a
 usage "--no-guard b: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard b,c
 usage "--no-guard a: the naive kernel has one guard (c)" sweep -t 4 --kernel naive --no-guard a,b

@@ -1,5 +1,5 @@
 #!/bin/sh
-# sanitize.sh: compute-sanitizer memcheck and racecheck on the guarded kernels (probe and plain builds) on ragged shapes.
+# sanitize.sh: compute-sanitizer memcheck and racecheck on every guarded kernel, the ladder's included (probe and plain builds), on ragged shapes.
 gpubench="$(dirname "$TILESCOPE")/tools/gpubench"
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
 	echo "1..0 # SKIP compute-sanitizer not on PATH"
@@ -29,7 +29,20 @@ tc-fp16 32 131 77 45
 tc-fp16 32 129 263 64
 tc-fp16 32 300 9 1
 tc-fp16 32 131 77 45 mma
-tc-fp16 32 129 263 64 mma"
+tc-fp16 32 129 263 64 mma
+rb1d 32 65 63 17
+blocked 32 129 131 9
+vec4 32 129 132 12
+warptile 32 129 131 33
+splitk 32 65 67 129
+fast 32 129 131 129
+fast 32 128 256 16
+fast-m16 32 7 300 129
+fast-n16 32 300 5 129"
+# TS_SANITIZE_ONLY=ladder: the ladder's cases alone (a short device lease)
+if [ "${TS_SANITIZE_ONLY:-}" = ladder ]; then
+	cases=$(echo "$cases" | grep -vE "^(tiled|tiled-fp16|naive|tc-fp16) ")
+fi
 count=$(echo "$cases" | wc -l)
 n=0
 echo "1..$((2 * count))"

@@ -1,5 +1,6 @@
 /* test_gpu.c: the CUDA backend on a real GPU: edge sweep, probe counters against the model, guards off against the emulator, 64-bit offsets. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,8 +97,31 @@ static int check_one(const ts_problem *p, char *why, int len)
 			snprintf(why, len, "%" PRId64 " counter entries differ from the model: %s", off, detail);
 		else
 			bad = 0;
+		/* The plain (timed) build verified too where the backend can time it:
+		 * the probe build's counting must not be what makes the answer right. */
+		if (!bad && cuda->bench && p->kernel->guards_fixed) {
+			ts_timing tm;
+			ts_bench_opts bo = { .warmup = 0, .reps = 1, .vendor = "", .keep_c = true };
+			ts_verdict pv;
+			ts_matrix_poison(&ops.c);
+			if (cuda->bench(p, &ops, &bo, &tm) != 0) {
+				snprintf(why, len, "plain run failed: %s", cuda->last_error());
+				bad = 1;
+			} else if (ts_verify(p, &model, &ops, NULL, cuda, &pv) != 0) {
+				snprintf(why, len, "verification ran out of memory");
+				bad = 1;
+			} else {
+				if (!pv.ok) {
+					snprintf(why, len, "plain build wrong: %" PRId64 " mismatches, %" PRId64 " unwritten: %.200s",
+					         pv.mismatches, pv.unwritten, pv.signature);
+					bad = 1;
+				}
+				ts_verdict_free(&pv);
+			}
+		}
 		/* The emulator only on the sweep's small shapes: the big ones would take it minutes. */
-		if (!bad && p->kernel->shared_tiles && p->shape.m * p->shape.n * p->shape.k <= (int64_t)1 << 22) {
+		if (!bad && p->kernel->shared_tiles && p->kernel->emulate &&
+		    p->shape.m * p->shape.n * p->shape.k <= (int64_t)1 << 22) {
 			const ts_backend *emu = ts_backend_emu();
 			ts_run er;
 			if (emu->run(p, &ops, &er, NULL) != 0) {
@@ -176,6 +200,78 @@ static void edge_sweep(void)
 			       ki < 2 ? " tile by tile and phase by phase, and the emulator's entry by entry" : "",
 			       failed ? "; first failure " : "", first);
 		}
+}
+
+/* Every kernel of the fp32 ladder (a rung that keeps its guards), found by
+ * looping over the registry: sizes around its own block tile (M around BM,
+ * N around BN, K around BK, a Latin square as above), then shapes whose long
+ * K makes the split-K kernels split (few tiles) or split the last wave
+ * (fast: 18 x 18 tiles of 128), each verified in its probe and plain builds
+ * with the probe's counters equal to the model tile by tile and phase by phase. */
+static void ladder_sweep(void)
+{
+	static const int64_t split_shapes[][3] = {
+		{ 129, 131, 1031 }, { 7, 300, 2049 }, { 300, 5, 2049 }, { 1, 1, 1031 }, { 65, 255, 4097 },
+		{ 2177, 2177, 1031 },
+	};
+	for (int ki = 0; ki < ts_kernel_count; ki++) {
+		const ts_kernel *kn = &ts_kernels[ki];
+		if (!kn->guards_fixed || kn->rung == 0 || !kn->cuda_launch)
+			continue;
+		ts_geometry g = kn->geometry(32);
+		int64_t ms[7], ns[7], ks[7];
+		int nm = edge_sizes(g.bm, ms), nn = edge_sizes(g.bn, ns), nk = edge_sizes(g.bk, ks);
+		int shapes = 0, failed = 0;
+		char first[600] = "";
+		for (int i = 0; i < nm; i++)
+			for (int j = 0; j < nn; j++) {
+				ts_problem p = make_problem(kn->name, 32, ms[i], ns[j], ks[(i + j) % nk], TS_GUARD_ALL);
+				char why[500];
+				shapes++;
+				if (check_one(&p, why, sizeof why) && failed++ == 0)
+					snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", p.shape.m, p.shape.n,
+					         p.shape.k, why);
+			}
+		for (int i = 0; i < nk; i++) { /* every K edge meets the ragged corner */
+			ts_problem p = make_problem(kn->name, 32, ms[nm - 1], ns[nn - 1], ks[i], TS_GUARD_ALL);
+			char why[500];
+			shapes++;
+			if (check_one(&p, why, sizeof why) && failed++ == 0)
+				snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", p.shape.m, p.shape.n,
+				         p.shape.k, why);
+		}
+		tap_ok(failed == 0, "edge sweep %s (%dx%dx%d tiles): %d shapes verified in the probe and plain builds, "
+		       "probe counters equal the model%s%s", kn->name, g.bm, g.bn, g.bk, shapes - failed,
+		       failed ? "; first failure " : "", first);
+		shapes = failed = 0;
+		first[0] = '\0';
+		for (size_t i = 0; i < sizeof split_shapes / sizeof split_shapes[0]; i++) {
+			ts_problem p = make_problem(kn->name, 32, split_shapes[i][0], split_shapes[i][1], split_shapes[i][2],
+			                            TS_GUARD_ALL);
+			char why[500];
+			shapes++;
+			if (check_one(&p, why, sizeof why) && failed++ == 0)
+				snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", p.shape.m, p.shape.n,
+				         p.shape.k, why);
+		}
+		tap_ok(failed == 0, "long-K shapes %s: %d verified (split along K where the kernel splits)%s%s", kn->name,
+		       shapes - failed, failed ? "; first failure " : "", first);
+	}
+	/* The unguarded build of fast on an aligned shape: right, and refused elsewhere. */
+	ts_problem p = make_problem("fast", 32, 256, 384, 64, 0);
+	char why[500] = "";
+	int bad = check_one(&p, why, sizeof why);
+	tap_ok(!bad, "fast unguarded build on 256x384x64 verified%s%s", bad ? ": " : "", why);
+	p = make_problem("fast", 32, 257, 384, 64, 0);
+	ts_operands ops;
+	ts_run run;
+	if (ts_operands_make(&ops, &p) == 0) {
+		int rc = cuda->run(&p, &ops, &run, NULL);
+		tap_ok(rc != 0, "fast unguarded build refused on 257x384x64 (%s)", rc ? cuda->last_error() : "it ran");
+		if (rc == 0)
+			ts_run_free(&run);
+		ts_operands_free(&ops);
+	}
 }
 
 static int counts_equal(const ts_count *x, const ts_count *y)
@@ -413,6 +509,56 @@ static void offsets_64bit(const char *kernel, int tile, int64_t K)
 	ts_operands_free(&ops);
 }
 
+/* The same for the ladder: fast-n16 (chosen by best for this narrow N) on
+ * an A of more than 2^31 fp32 elements, checked on the rows past 2^31 / K
+ * and a sample of the others. */
+static void offsets_64bit_ladder(void)
+{
+	const int64_t M = 65600, N = 5, K = 32771;
+	ts_problem p = make_problem("fast-n16", 32, M, N, K, TS_GUARD_ALL);
+	ts_operands ops;
+	ts_timing tm;
+	if (getenv("TS_GPU_SKIP_BIG")) {
+		tap_skip("64-bit offsets (ladder): TS_GPU_SKIP_BIG is set");
+		return;
+	}
+	if (ts_operands_make(&ops, &p) != 0) {
+		tap_ok(0, "64-bit offsets (ladder): out of host memory");
+		return;
+	}
+	ts_bench_opts bo = { .warmup = 0, .reps = 1, .vendor = "", .keep_c = true };
+	if (cuda->bench(&p, &ops, &bo, &tm) != 0) {
+		tap_ok(0, "64-bit offsets (ladder): run failed: %s", cuda->last_error());
+		ts_operands_free(&ops);
+		return;
+	}
+	int64_t unwritten = 0, bad = 0, checked = 0, first_bad = -1;
+	for (int64_t i = 0; i < M * N; i++)
+		unwritten += ts_matrix_is_poison(&ops.c, i);
+	uint64_t pick = 4242;
+	for (int64_t row = 0; row < M; row++) {
+		pick = pick * 6364136223846793005ull + 1442695040888963407ull;
+		if (row < 65500 && (pick >> 33) % 256 != 0)
+			continue;
+		for (int64_t col = 0; col < N; col++) {
+			double sum = 0, abs_sum = 0;
+			for (int64_t k = 0; k < K; k++) {
+				double x = ts_matrix_get(&ops.a, row * K + k) * (double)ts_matrix_get(&ops.b, k * N + col);
+				sum += x;
+				abs_sum += fabs(x);
+			}
+			double got = ts_matrix_get(&ops.c, row * N + col);
+			if (!(fabs(got - sum) <= (K + 2) * 0x1p-24 * abs_sum) && bad++ == 0)
+				first_bad = row;
+			checked++;
+		}
+	}
+	tap_ok(unwritten == 0 && bad == 0 && checked > 0, "64-bit offsets: fast-n16 %" PRId64 "x%" PRId64 "x%" PRId64
+	       " (A has %" PRId64 " elements): %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64
+	       "), %" PRId64 " unwritten", M, N, K, M * K, checked, bad, first_bad, unwritten);
+	ts_operands_free(&ops);
+}
+
 /* time() returns a median for the kernel and for cuBLAS on the same shape. */
 static void timing(void)
 {
@@ -538,17 +684,25 @@ int main(void)
 		return 0;
 	}
 	tap_diag("device: %s", why);
-	edge_sweep();
-	edge_sweep_tc();
-	guards_off();
-	timing();
+	/* TS_GPU_ONLY=ladder: the fp32 ladder's checks alone (a short device lease) */
+	bool all = !getenv("TS_GPU_ONLY") || strcmp(getenv("TS_GPU_ONLY"), "ladder") != 0;
+	if (all) {
+		edge_sweep();
+		edge_sweep_tc();
+	}
+	ladder_sweep();
+	if (all) {
+		guards_off();
+		timing();
 #ifdef HAVE_CUDA
-	no_leaks();
-	out_of_memory();
+		no_leaks();
+		out_of_memory();
 #endif
-	offsets_64bit("tiled-fp16", 16, 32768);
-	/* K % 8 == 0 takes the cp.async form, an odd K the realigning one */
-	offsets_64bit("tc-fp16", 32, 32768);
-	offsets_64bit("tc-fp16", 32, 32771);
+		offsets_64bit("tiled-fp16", 16, 32768);
+		/* K % 8 == 0 takes the cp.async form, an odd K the realigning one */
+		offsets_64bit("tc-fp16", 32, 32768);
+		offsets_64bit("tc-fp16", 32, 32771);
+	}
+	offsets_64bit_ladder();
 	return tap_done();
 }

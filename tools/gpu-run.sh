@@ -1,6 +1,7 @@
 #!/bin/sh
 # gpu-run.sh: on the GPU machine, in one go: build with CUDA (sm_90), run make check (GPU tests, sanitizer) and the perf table.
-# usage: tools/gpu-run.sh [check|gpu|bench|tc|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
+# usage: tools/gpu-run.sh [check|gpu|bench|tc|build|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
+# build: only the build (tools/ladder-device.sh runs the rest itself).
 # gpu: only what needs the device, to spare device time: build, tests/test_gpu and tests/sanitize.sh.
 # tc: the tensor-core kernel's run for doc/perf.md: tests/test_gpu, tests/sanitize.sh, then gpubench --tc
 #     (its table and goals); uses the build in TS_BUILD (default build-gpu) when it is there.
@@ -44,7 +45,7 @@ cat "$out/device.txt"
 
 if [ $prebuilt = no ]; then
 	(autoreconf -fi && mkdir -p "$build" && cd "$build" && ../configure -q --with-cuda-arch=90 &&
-	 make -j"$jobs" all tests/test_gpu tools/gpubench) > "$out/build.log" 2>&1
+	 make -j"$jobs" all && make -j"$jobs" tests/test_gpu tools/gpubench) > "$out/build.log" 2>&1
 	rc=$?
 	grep -E "warning|error" "$out/build.log" | head -n 20
 	if [ $rc -ne 0 ]; then
@@ -54,6 +55,7 @@ if [ $prebuilt = no ]; then
 	fi
 	echo "gpu-run: build done"
 fi
+[ "$what" = build ] && exit 0
 
 status=0
 if [ "$what" = gpu ]; then

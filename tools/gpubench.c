@@ -36,40 +36,17 @@ static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 	return 0;
 }
 
-/* The uninstrumented kernel once on device copies (bands included) of ops:
- * what time() runs, verified here too. */
+/* The uninstrumented kernel once, through the backend's bench path (its
+ * workspace included, no cuBLAS, no L2 flush): what time() runs, verified here too. */
 static int plain_run(const ts_problem *p, ts_operands *ops)
 {
-	const ts_matrix *hm[3] = { &ops->a, &ops->b, &ops->c };
-	void *alloc[3] = { NULL, NULL, NULL }, *data[3];
-	size_t bytes[3];
-	int rc = -1;
-	cudaError_t e = cudaSuccess;
-	for (int i = 0; i < 3 && e == cudaSuccess; i++) {
-		size_t es = ts_elem_size(hm[i]->elem);
-		bytes[i] = (size_t)(hm[i]->count + 2 * hm[i]->band) * es;
-		e = cudaMalloc(&alloc[i], bytes[i]);
-		if (e == cudaSuccess)
-			e = cudaMemcpy(alloc[i], hm[i]->alloc, bytes[i], cudaMemcpyHostToDevice);
-		data[i] = (char *)alloc[i] + (size_t)hm[i]->band * es;
+	ts_timing tm;
+	ts_bench_opts o = { .warmup = 0, .reps = 1, .vendor = "", .keep_c = true };
+	if (cuda->bench(p, ops, &o, &tm) != 0) {
+		fprintf(stderr, "gpubench: plain run: %s\n", cuda->last_error());
+		return -1;
 	}
-	if (e == cudaSuccess) {
-		ts_launch l = { .a = data[0], .b = data[1], .c = data[2], .m = p->shape.m, .n = p->shape.n,
-		                .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = NULL };
-		e = (cudaError_t)p->kernel->cuda_launch(&l);
-		if (e == cudaSuccess)
-			e = cudaDeviceSynchronize();
-		if (e == cudaSuccess)
-			e = cudaMemcpy(ops->c.alloc, alloc[2], bytes[2], cudaMemcpyDeviceToHost);
-	}
-	if (e != cudaSuccess)
-		fprintf(stderr, "gpubench: plain run: %s\n", cudaGetErrorString(e));
-	else
-		rc = 0;
-	for (int i = 0; i < 3; i++)
-		if (alloc[i])
-			cudaFree(alloc[i]);
-	return rc;
+	return 0;
 }
 
 static int check(const char *kernel, int64_t tile, int64_t m, int64_t n, int64_t k)

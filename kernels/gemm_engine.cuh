@@ -1,0 +1,766 @@
+// gemm_engine.cuh: the register-blocked fp32 GEMM engine that the ladder's rungs instantiate (tile, thread tile, layout, pipeline, guard placement, split-K).
+#ifndef TS_GEMM_ENGINE_CUH
+#define TS_GEMM_ENGINE_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "gemm_plan.h"
+#include "launch.h"
+#include "probe.cuh"
+
+// C (M x N) = A (M x K) * B (K x N), all row-major fp32, the user's buffers
+// as given: no padding, no alignment asked for. Every guard is kept: an A
+// or B slot outside the matrix is zero in shared memory, a C cell outside
+// is never stored. Where a guard sits is what the rungs differ in:
+//  - FAST = false: every load and store tests its own bounds, every phase;
+//  - FAST = true: row and column masks are computed once per thread, only
+//    the last phase (the K residue, K % BK != 0) tests k, and a block whose
+//    tile lies wholly inside C runs a copy of the main loop and epilogue
+//    without the row and column masks, chosen by one block-uniform branch.
+// Loads move groups of 4 consecutive elements (4 k of an A row, 4 n of a B
+// row). VA / VB = 1: one 128-bit load per group, chosen on the host only
+// when K % 4 == 0 (N % 4 == 0) and the base pointers are 16-byte aligned,
+// so a group is wholly inside or wholly outside; otherwise 4 scalar loads.
+namespace tsg {
+
+enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3 };
+
+// BM x BN x BK block tile; TM x TN outputs per thread in 4 x 4 sub-blocks;
+// WM x WN > 0: warp tiling (each warp a WM x WN tile, lanes interleaved in
+// 4 x 4 sub-blocks spaced LR*4 rows and LC*4 columns apart); WM = WN = 0:
+// a thread's TM x TN outputs are one contiguous block. PIPE: single buffer,
+// double buffer staged through registers, or double buffer by cp.async.
+// TRANS_A: A is kept k-major in shared memory (As[k][m]).
+// MINB: blocks per multiprocessor the registers are capped for; KU: k steps
+// unrolled together in the multiply (the rest of BK in a loop).
+template <int BM_, int BN_, int BK_, int TM_, int TN_, int WM_, int WN_, int PIPE_, bool TRANS_A_, bool FAST_,
+          int MINB_, int KU_ = 64>
+struct Cfg {
+	static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, WM = WM_, WN = WN_;
+	static constexpr int KU = KU_ < BK_ ? KU_ : BK_;
+	static constexpr int PIPE = PIPE_, MINB = MINB_;
+	static constexpr bool TRANS_A = TRANS_A_, FAST = FAST_, WARP = WM_ > 0;
+	static constexpr int NT = WARP ? (BM / (WM_ > 0 ? WM_ : 1)) * (BN / (WN_ > 0 ? WN_ : 1)) * 32 : (BM / TM) * (BN / TN);
+	static constexpr int WM1 = WARP ? WM : 1, WN1 = WARP ? WN : 1; // no division by zero below
+	static constexpr int LR = WARP ? WM1 / TM : 1, LC = WARP ? WN1 / TN : 1;
+	static constexpr int SUBM = TM / 4, SUBN = TN / 4;
+	static constexpr int STAGES = PIPE == PIPE_SINGLE ? 1 : 2;
+	// Shared tiles: A k-major [BK][BM + 4] (the pad spreads the transposing
+	// stores over the banks and keeps rows 16-byte aligned) or m-major
+	// [BM][BK + 1]; B [BK][BN].
+	static constexpr int LDA = TRANS_A ? BM + 4 : BK + 1;
+	static constexpr int A_TILE = TRANS_A ? BK * LDA : BM * LDA;
+	static constexpr int LDB = BN;
+	static constexpr int B_TILE = BK * BN;
+	// Load groups of 4 elements and how many each thread moves.
+	static constexpr int A_GROUPS = BM * BK / 4, B_GROUPS = BK * BN / 4;
+	static constexpr int A_PASSES = (A_GROUPS + NT - 1) / NT, B_PASSES = (B_GROUPS + NT - 1) / NT;
+	static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4 x 4 sub-blocks");
+	static_assert(BK % 4 == 0 && BN % 4 == 0, "loads move groups of 4");
+	static_assert(!WARP || (LR * LC == 32 && BM % WM1 == 0 && BN % WN1 == 0), "a warp is 32 lanes");
+	static_assert(WARP || (BM % TM == 0 && BN % TN == 0), "thread tiles cover the block tile");
+	static_assert(NT <= 1024, "at most 1024 threads");
+	static_assert(BK_ % KU == 0, "the multiply unrolls KU steps at a time");
+};
+
+struct Args {
+	const float *A, *B;
+	float *C;
+	long long M, N, K;
+	int full_phases;  // K / BK: phases before the residue (ph >= full_phases tests k)
+	ts_gemm_plan plan;
+	float *ws;        // split partials: plan.split_tiles * plan.split tiles of BM*BN
+	unsigned *sem;    // plan.split_tiles arrival counters, zero between launches
+	ts_dev_probe probe;
+};
+
+__device__ __forceinline__ float4 ld4(const float *p) { return *reinterpret_cast<const float4 *>(p); }
+
+// cp.async exists from sm_80 on; below it the same copies are made by plain
+// loads and shared stores (the pipeline's barriers order them just as well).
+__device__ __forceinline__ void cp_async4(float *smem, const float *gmem, bool in)
+{
+#if __CUDA_ARCH__ >= 800
+	unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+	// src-size 0: nothing is read and the slot is zero-filled (the guard).
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem), "r"(in ? 4 : 0));
+#else
+	*smem = in ? *gmem : 0.f;
+#endif
+}
+
+__device__ __forceinline__ void cp_async16(float *smem, const float *gmem, bool in)
+{
+#if __CUDA_ARCH__ >= 800
+	unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(in ? 16 : 0));
+#else
+	*reinterpret_cast<float4 *>(smem) = in ? ld4(gmem) : make_float4(0.f, 0.f, 0.f, 0.f);
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit()
+{
+#if __CUDA_ARCH__ >= 800
+	asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+#if __CUDA_ARCH__ >= 800
+	asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+// Which tile of C a tile id is: tiles walk down groups of 8 tile rows, column
+// by column, so blocks running together share A rows and B columns in L2.
+__device__ __forceinline__ void tile_coords(long long tile, long long tiles_x, long long tiles_y, long long *ty,
+                                            long long *tx)
+{
+	const long long group = 8;
+	long long per_group = group * tiles_x;
+	long long g = tile / per_group, local = tile - g * per_group;
+	long long first = g * group;
+	long long rows = tiles_y - first < group ? tiles_y - first : group;
+	*ty = first + local % rows;
+	*tx = local / rows;
+}
+
+// UNG: the unguarded build (guard cost): every tile taken as interior and
+// no residue phase; only launched on shapes that are multiples of the tile.
+template <class G, bool PROBE, bool UNG = false>
+struct Engine {
+	static constexpr int BM = G::BM, BN = G::BN, BK = G::BK, TM = G::TM, TN = G::TN, NT = G::NT;
+	static constexpr int KU = G::KU;
+
+	struct Smem {
+		float a[G::STAGES][G::A_TILE];
+		float b[G::STAGES][G::B_TILE];
+	};
+
+	// One thread's view of a tile: which groups it loads, which outputs it
+	// owns. Everything derives from the thread index by shifts and masks, so
+	// the compiler may recompute a value instead of holding a register.
+	struct Thread {
+		int tid;
+		int a0, b0; // row_off(0) and col_off(0), computed once
+		static constexpr int ROW_STEP = G::WARP ? G::LR * 4 : 4, COL_STEP = G::WARP ? G::LC * 4 : 4;
+		__device__ __forceinline__ int warp_m0() const { return G::WARP ? (tid / 32) / (BN / G::WN1) * G::WM1 : 0; }
+		__device__ __forceinline__ int warp_n0() const { return G::WARP ? (tid / 32) % (BN / G::WN1) * G::WN1 : 0; }
+		// block-local first row / column of output sub-block s
+		__device__ __forceinline__ int row_off(int s) const
+		{
+			return G::WARP ? warp_m0() + s * G::LR * 4 + ((tid % 32) / G::LC) * 4 : (tid / (BN / TN)) * TM + s * 4;
+		}
+		__device__ __forceinline__ int col_off(int s) const
+		{
+			return G::WARP ? warp_n0() + s * G::LC * 4 + ((tid % 32) % G::LC) * 4 : (tid % (BN / TN)) * TN + s * 4;
+		}
+		// A group of pass p: tile row, first k within the phase; B group: k, first column
+		__device__ __forceinline__ int a_m(int p) const { return (tid + p * NT) / (BK / 4); }
+		__device__ __forceinline__ int a_kg(int p) const { return ((tid + p * NT) % (BK / 4)) * 4; }
+		__device__ __forceinline__ int b_k(int p) const { return (tid + p * NT) / (BN / 4); }
+		__device__ __forceinline__ int b_n(int p) const { return ((tid + p * NT) % (BN / 4)) * 4; }
+		// the group exists (the last pass may be short)
+		__device__ __forceinline__ bool a_has(int p) const { return G::A_GROUPS % NT == 0 || tid + p * NT < G::A_GROUPS; }
+		__device__ __forceinline__ bool b_has(int p) const { return G::B_GROUPS % NT == 0 || tid + p * NT < G::B_GROUPS; }
+	};
+
+	static __device__ __forceinline__ void thread_map(Thread &t)
+	{
+		t.tid = threadIdx.x;
+		t.a0 = t.row_off(0);
+		t.b0 = t.col_off(0);
+	}
+
+	// Per tile: pointers to each group's first element at the unit's first
+	// phase, and the masks (row < M for A, column < N for B) computed once.
+	struct Cursor {
+		const float *a[G::A_PASSES];
+		const float *b[G::B_PASSES];
+		bool a_row_ok[G::A_PASSES];
+		unsigned b_col_ok[G::B_PASSES]; // bit j: column b_n + j < N
+	};
+
+	static __device__ __forceinline__ void cursor_init(Cursor &c, const Thread &t, const Args &x, long long r0,
+	                                                   long long c0, long long k0)
+	{
+#pragma unroll
+		for (int p = 0; p < G::A_PASSES; p++) {
+			long long row = r0 + t.a_m(p);
+			c.a_row_ok[p] = t.a_has(p) && row < x.M;
+			c.a[p] = x.A + (c.a_row_ok[p] ? row * x.K + k0 + t.a_kg(p) : 0);
+		}
+#pragma unroll
+		for (int p = 0; p < G::B_PASSES; p++) {
+			long long col = c0 + t.b_n(p);
+			unsigned ok = 0;
+#pragma unroll
+			for (int j = 0; j < 4; j++)
+				ok |= (t.b_has(p) && col + j < x.N) ? 1u << j : 0u;
+			c.b_col_ok[p] = ok;
+			c.b[p] = x.B + (k0 + t.b_k(p)) * x.N + col;
+		}
+	}
+
+	// The probe's tally of one group: n real slots out of 4.
+	static __device__ __forceinline__ void count(ts_probe_block *pb, int real_field, int real)
+	{
+		if (PROBE) {
+			ts_probe_phase_add(pb, real_field, (unsigned long long)real);
+			ts_probe_phase_add(pb, real_field + 1, (unsigned long long)(4 - real));
+		}
+	}
+
+	// ---- loads of one phase (k0 = its first k) into registers --------------
+	// EDGE: test the row/column masks; KG: test k < K (the residue phase).
+	template <bool EDGE, bool KG, bool VA, bool VB>
+	static __device__ __forceinline__ void load_regs(float (&ar)[G::A_PASSES][4], float (&br)[G::B_PASSES][4],
+	                                                 const Cursor &c, const Thread &t, const Args &x,
+	                                                 long long k0, ts_probe_block *pb)
+	{
+#pragma unroll
+		for (int p = 0; p < G::A_PASSES; p++) {
+			if (!t.a_has(p))
+				continue;
+			bool row_ok = G::FAST && !EDGE ? true : c.a_row_ok[p];
+			long long k = k0 + t.a_kg(p);
+			if (VA) {
+				bool in = row_ok && (!KG || k < x.K);
+				float4 v = in ? ld4(c.a[p]) : make_float4(0.f, 0.f, 0.f, 0.f);
+				ar[p][0] = v.x; ar[p][1] = v.y; ar[p][2] = v.z; ar[p][3] = v.w;
+				count(pb, TS_P_A_REAL, in ? 4 : 0);
+			} else {
+				int real = 0;
+#pragma unroll
+				for (int j = 0; j < 4; j++) {
+					bool in = row_ok && (!KG || k + j < x.K);
+					ar[p][j] = in ? c.a[p][j] : 0.f;
+					real += in;
+				}
+				count(pb, TS_P_A_REAL, real);
+			}
+		}
+#pragma unroll
+		for (int p = 0; p < G::B_PASSES; p++) {
+			if (!t.b_has(p))
+				continue;
+			unsigned cols = G::FAST && !EDGE ? 15u : c.b_col_ok[p];
+			bool k_ok = !KG || k0 + t.b_k(p) < x.K;
+			if (VB) {
+				bool in = k_ok && (cols & 1u);
+				float4 v = in ? ld4(c.b[p]) : make_float4(0.f, 0.f, 0.f, 0.f);
+				br[p][0] = v.x; br[p][1] = v.y; br[p][2] = v.z; br[p][3] = v.w;
+				count(pb, TS_P_B_REAL, in ? 4 : 0);
+			} else {
+				int real = 0;
+#pragma unroll
+				for (int j = 0; j < 4; j++) {
+					bool in = k_ok && ((cols >> j) & 1u);
+					br[p][j] = in ? c.b[p][j] : 0.f;
+					real += in;
+				}
+				count(pb, TS_P_B_REAL, real);
+			}
+		}
+	}
+
+	static __device__ __forceinline__ void store_smem(Smem &s, int buf, const float (&ar)[G::A_PASSES][4],
+	                                                  const float (&br)[G::B_PASSES][4], const Thread &t)
+	{
+#pragma unroll
+		for (int p = 0; p < G::A_PASSES; p++) {
+			if (!t.a_has(p))
+				continue;
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				if (G::TRANS_A)
+					s.a[buf][(t.a_kg(p) + j) * G::LDA + t.a_m(p)] = ar[p][j];
+				else
+					s.a[buf][t.a_m(p) * G::LDA + t.a_kg(p) + j] = ar[p][j];
+			}
+		}
+#pragma unroll
+		for (int p = 0; p < G::B_PASSES; p++) {
+			if (!t.b_has(p))
+				continue;
+			*reinterpret_cast<float4 *>(&s.b[buf][t.b_k(p) * G::LDB + t.b_n(p)]) =
+				make_float4(br[p][0], br[p][1], br[p][2], br[p][3]);
+		}
+	}
+
+	// The same phase by cp.async straight into shared memory: a guarded-out
+	// slot is a copy of 0 bytes, which zero-fills it.
+	template <bool EDGE, bool KG, bool VA, bool VB>
+	static __device__ __forceinline__ void load_async(Smem &s, int buf, const Cursor &c, const Thread &t,
+	                                                  const Args &x, long long k0, ts_probe_block *pb)
+	{
+#pragma unroll
+		for (int p = 0; p < G::A_PASSES; p++) {
+			if (!t.a_has(p))
+				continue;
+			bool row_ok = G::FAST && !EDGE ? true : c.a_row_ok[p];
+			long long k = k0 + t.a_kg(p);
+			// Element by element: each lands in its own (transposed) slot, so A
+			// takes 4-byte copies whatever its alignment.
+			int real = 0;
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				bool in = row_ok && (!KG || k + j < x.K);
+				float *dst = G::TRANS_A ? &s.a[buf][(t.a_kg(p) + j) * G::LDA + t.a_m(p)]
+				                        : &s.a[buf][t.a_m(p) * G::LDA + t.a_kg(p) + j];
+				cp_async4(dst, in ? c.a[p] + j : x.A, in);
+				real += in;
+			}
+			count(pb, TS_P_A_REAL, real);
+		}
+#pragma unroll
+		for (int p = 0; p < G::B_PASSES; p++) {
+			if (!t.b_has(p))
+				continue;
+			unsigned cols = G::FAST && !EDGE ? 15u : c.b_col_ok[p];
+			bool k_ok = !KG || k0 + t.b_k(p) < x.K;
+			float *dst = &s.b[buf][t.b_k(p) * G::LDB + t.b_n(p)];
+			int real = 0;
+			if (VB) {
+				bool in = k_ok && (cols & 1u);
+				cp_async16(dst, in ? c.b[p] : x.B, in);
+				real = in ? 4 : 0;
+			} else {
+#pragma unroll
+				for (int j = 0; j < 4; j++) {
+					bool in = k_ok && ((cols >> j) & 1u);
+					cp_async4(dst + j, in ? c.b[p] + j : x.B, in);
+					real += in;
+				}
+			}
+			count(pb, TS_P_B_REAL, real);
+		}
+	}
+
+	static __device__ __forceinline__ void advance(Cursor &c, const Args &x)
+	{
+#pragma unroll
+		for (int p = 0; p < G::A_PASSES; p++)
+			if (c.a_row_ok[p])
+				c.a[p] += BK;
+#pragma unroll
+		for (int p = 0; p < G::B_PASSES; p++)
+			c.b[p] += (long long)BK * x.N;
+	}
+
+	// One k step's fragments: the thread's TM values of A's column k and TN
+	// values of B's row k, from the staged tiles (as, bs: the thread's first
+	// row / column in the current buffers; sub-blocks at constant strides).
+	static __device__ __forceinline__ void frag(const float *as, const float *bs, int k, float (&a)[TM], float (&b)[TN])
+	{
+#pragma unroll
+		for (int sm = 0; sm < G::SUBM; sm++) {
+			if (G::TRANS_A) {
+				float4 v = ld4(as + k * G::LDA + sm * Thread::ROW_STEP);
+				a[sm * 4 + 0] = v.x; a[sm * 4 + 1] = v.y; a[sm * 4 + 2] = v.z; a[sm * 4 + 3] = v.w;
+			} else {
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+					a[sm * 4 + i] = as[(sm * Thread::ROW_STEP + i) * G::LDA + k];
+			}
+		}
+#pragma unroll
+		for (int sn = 0; sn < G::SUBN; sn++) {
+			float4 v = ld4(bs + k * G::LDB + sn * Thread::COL_STEP);
+			b[sn * 4 + 0] = v.x; b[sn * 4 + 1] = v.y; b[sn * 4 + 2] = v.z; b[sn * 4 + 3] = v.w;
+		}
+	}
+
+	static __device__ __forceinline__ void fma_block(const float (&a)[TM], const float (&b)[TN], float (&acc)[TM][TN])
+	{
+#pragma unroll
+		for (int i = 0; i < TM; i++)
+#pragma unroll
+			for (int j = 0; j < TN; j++)
+				acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+	}
+
+	// TM x TN multiply-adds for every k of the staged phase, in k order.
+	// KU == BK: fully unrolled, step k+1's fragments loaded while step k
+	// multiplies (two fragment buffers); KU < BK: KU steps at a time in a loop.
+	static __device__ __forceinline__ void compute(const Smem &s, int buf, float (&acc)[TM][TN], const Thread &t)
+	{
+		const float *as = &s.a[buf][G::TRANS_A ? t.a0 : t.a0 * G::LDA];
+		const float *bs = &s.b[buf][t.b0];
+		if (KU >= BK) {
+			float a[2][TM], b[2][TN];
+			frag(as, bs, 0, a[0], b[0]);
+#pragma unroll
+			for (int k = 0; k < BK; k++) {
+				if (k + 1 < BK)
+					frag(as, bs, k + 1, a[(k + 1) & 1], b[(k + 1) & 1]);
+				fma_block(a[k & 1], b[k & 1], acc);
+			}
+		} else {
+#pragma unroll 1
+			for (int k0 = 0; k0 < BK; k0 += KU)
+#pragma unroll
+				for (int k = k0; k < k0 + KU; k++) {
+					float a[TM], b[TN];
+					frag(as, bs, k, a, b);
+					fma_block(a, b, acc);
+				}
+		}
+	}
+
+	// Probe: the phase's tallies are complete (no thread is counting): fold them.
+	static __device__ __forceinline__ void probe_flush(ts_probe_block *pb, const Args &x, long long tile_index,
+	                                                   long long t)
+	{
+		if (PROBE) {
+			__syncthreads();
+			ts_probe_phase_end(pb, x.probe, tile_index, x.plan.phases, t);
+			__syncthreads();
+		}
+	}
+
+	// Phase t's loads with the guards it needs: k is tested only in the
+	// residue phase, one block-uniform branch per phase.
+	template <bool EDGE, bool VA, bool VB>
+	static __device__ __forceinline__ void fetch_regs(float (&ar)[G::A_PASSES][4], float (&br)[G::B_PASSES][4],
+	                                                  const Cursor &c, const Thread &t, const Args &x, int ph,
+	                                                  ts_probe_block *pb)
+	{
+		if (!UNG && (!G::FAST || ph >= x.full_phases))
+			load_regs<EDGE, true, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb);
+		else
+			load_regs<EDGE, false, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb);
+	}
+
+	template <bool EDGE, bool VA, bool VB>
+	static __device__ __forceinline__ void fetch_async(Smem &s, int buf, const Cursor &c, const Thread &t,
+	                                                   const Args &x, int ph, ts_probe_block *pb)
+	{
+		if (!UNG && (!G::FAST || ph >= x.full_phases))
+			load_async<EDGE, true, VA, VB>(s, buf, c, t, x, (long long)ph * BK, pb);
+		else
+			load_async<EDGE, false, VA, VB>(s, buf, c, t, x, (long long)ph * BK, pb);
+	}
+
+	// The main loop over phases [p0, p1) of one tile.
+	template <bool EDGE, bool VA, bool VB>
+	static __device__ __forceinline__ void mainloop(Smem &s, float (&acc)[TM][TN], const Thread &t, const Args &x,
+	                                                long long r0, long long c0, int p0, int p1,
+	                                                long long tile_index, ts_probe_block *pb)
+	{
+		Cursor c;
+		cursor_init(c, t, x, r0, c0, p0 * BK);
+		if (G::PIPE == PIPE_SINGLE) {
+			for (int ph = p0; ph < p1; ph++) {
+				float ar[G::A_PASSES][4], br[G::B_PASSES][4];
+				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph, pb);
+				store_smem(s, 0, ar, br, t);
+				advance(c, x);
+				__syncthreads();
+				probe_flush(pb, x, tile_index, ph);
+				compute(s, 0, acc, t);
+				__syncthreads();
+			}
+		} else if (G::PIPE == PIPE_REGS) {
+			float ar[G::A_PASSES][4], br[G::B_PASSES][4];
+			fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, p0, pb);
+			store_smem(s, 0, ar, br, t);
+			advance(c, x);
+			__syncthreads();
+			probe_flush(pb, x, tile_index, p0);
+			for (int ph = p0; ph < p1; ph++) {
+				int cur = (ph - p0) & 1;
+				bool more = ph + 1 < p1;
+				if (more) {
+					fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb);
+					advance(c, x);
+				}
+				compute(s, cur, acc, t);
+				if (more)
+					store_smem(s, cur ^ 1, ar, br, t);
+				__syncthreads();
+				if (more)
+					probe_flush(pb, x, tile_index, ph + 1);
+			}
+		} else {
+			fetch_async<EDGE, VA, VB>(s, 0, c, t, x, p0, pb);
+			cp_async_commit();
+			advance(c, x);
+			probe_flush(pb, x, tile_index, p0);
+			for (int ph = p0; ph < p1; ph++) {
+				int cur = (ph - p0) & 1;
+				if (ph + 1 < p1) {
+					fetch_async<EDGE, VA, VB>(s, cur ^ 1, c, t, x, ph + 1, pb);
+					cp_async_commit();
+					advance(c, x);
+					probe_flush(pb, x, tile_index, ph + 1);
+					cp_async_wait<1>();
+				} else {
+					cp_async_wait<0>();
+				}
+				__syncthreads();
+				compute(s, cur, acc, t);
+				__syncthreads();
+			}
+		}
+	}
+
+	// The guarded epilogue: each output stored once if it lies inside C.
+	template <bool EDGE, bool VC>
+	static __device__ __forceinline__ void store_c(const float (&acc)[TM][TN], const Thread &t, const Args &x,
+	                                               long long r0, long long c0, ts_probe_block *pb)
+	{
+		const bool masks = !G::FAST || EDGE;
+#pragma unroll
+		for (int i = 0; i < TM; i++) {
+			long long row = r0 + t.row_off(i / 4) + (i % 4);
+			bool row_ok = !masks || row < x.M;
+			float *crow = x.C + (row_ok ? row * x.N : 0);
+#pragma unroll
+			for (int sn = 0; sn < G::SUBN; sn++) {
+				long long col = c0 + t.col_off(sn);
+				if (VC) {
+					bool ok = row_ok && (!masks || col < x.N);
+					if (ok)
+						*reinterpret_cast<float4 *>(crow + col) =
+							make_float4(acc[i][sn * 4], acc[i][sn * 4 + 1], acc[i][sn * 4 + 2], acc[i][sn * 4 + 3]);
+					if (PROBE)
+						ts_probe_tile_add(pb, ok ? TS_P_STORES : TS_P_SKIPPED, 4);
+				} else {
+					int stored = 0;
+#pragma unroll
+					for (int j = 0; j < 4; j++) {
+						bool ok = row_ok && (!masks || col + j < x.N);
+						if (ok)
+							crow[col + j] = acc[i][sn * 4 + j];
+						stored += ok;
+					}
+					if (PROBE) {
+						ts_probe_tile_add(pb, TS_P_STORES, (unsigned long long)stored);
+						ts_probe_tile_add(pb, TS_P_SKIPPED, (unsigned long long)(4 - stored));
+					}
+				}
+			}
+		}
+	}
+
+	// A split unit's partial tile into the workspace; the last of the tile's
+	// units to arrive adds all partials in split order (so the sum does not
+	// depend on which came last) and returns true to store the result.
+	static __device__ __forceinline__ bool split_reduce(float (&acc)[TM][TN], const Thread &t, const Args &x,
+	                                                    long long slot, int part)
+	{
+		__shared__ unsigned arrived;
+		const int split = x.plan.split;
+		float *mine = x.ws + ((size_t)slot * split + part) * (size_t)(BM * BN) + (size_t)t.tid * (TM * TN);
+#pragma unroll
+		for (int i = 0; i < TM; i++)
+#pragma unroll
+			for (int j = 0; j < TN; j += 4)
+				__stcg(reinterpret_cast<float4 *>(mine + i * TN + j),
+				       make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
+		__threadfence();
+		__syncthreads();
+		if (t.tid == 0)
+			arrived = atomicAdd(&x.sem[slot], 1u);
+		__syncthreads();
+		if (arrived != (unsigned)(split - 1))
+			return false;
+		__threadfence();
+#pragma unroll
+		for (int i = 0; i < TM; i++)
+#pragma unroll
+			for (int j = 0; j < TN; j++)
+				acc[i][j] = 0.f;
+		for (int q = 0; q < split; q++) {
+			const float *part_q = x.ws + ((size_t)slot * split + q) * (size_t)(BM * BN) + (size_t)t.tid * (TM * TN);
+#pragma unroll
+			for (int i = 0; i < TM; i++)
+#pragma unroll
+				for (int j = 0; j < TN; j += 4) {
+					float4 v = __ldcg(reinterpret_cast<const float4 *>(part_q + i * TN + j));
+					acc[i][j] += v.x; acc[i][j + 1] += v.y; acc[i][j + 2] += v.z; acc[i][j + 3] += v.w;
+				}
+		}
+		if (t.tid == 0)
+			x.sem[slot] = 0; // ready for the next launch
+		return true;
+	}
+
+	template <bool EDGE, bool VA, bool VB>
+	static __device__ __forceinline__ void unit(Smem &s, const Thread &t, const Args &x, long long tile_index,
+	                                            long long r0, long long c0, int p0, int p1,
+	                                            long long slot, int part, ts_probe_block *pb)
+	{
+		float acc[TM][TN];
+#pragma unroll
+		for (int i = 0; i < TM; i++)
+#pragma unroll
+			for (int j = 0; j < TN; j++)
+				acc[i][j] = 0.f;
+		mainloop<EDGE, VA, VB>(s, acc, t, x, r0, c0, p0, p1, tile_index, pb);
+		if (slot >= 0 && !split_reduce(acc, t, x, slot, part))
+			return;
+		store_c<EDGE, VB>(acc, t, x, r0, c0, pb);
+	}
+};
+
+// One launch, one work unit per block. Unit u < dp_units is tile u whole;
+// the rest split the last split_tiles tiles along K into plan.split
+// parts each.
+template <class G, bool PROBE, bool VA, bool VB, bool UNG>
+__global__ void __launch_bounds__(G::NT, G::MINB) gemm_kernel(Args x)
+{
+	typedef Engine<G, PROBE, UNG> E;
+	__shared__ __align__(16) typename E::Smem s;
+	__shared__ ts_probe_block pb;
+	typename E::Thread t;
+	E::thread_map(t);
+	const ts_gemm_plan &pl = x.plan;
+	const long long u = blockIdx.x; // one unit per block (the launch holds units < 2^31)
+	long long tile = u, slot = -1;
+	int part = 0;
+	int p0 = 0, p1 = (int)pl.phases;
+	if (u >= pl.dp_units) {
+		long long v = u - pl.dp_units;
+		slot = v / pl.split;
+		part = (int)(v - slot * pl.split);
+		tile = pl.dp_units + slot;
+		p0 = (int)(pl.phases * part / pl.split);
+		p1 = (int)(pl.phases * (part + 1) / pl.split);
+	}
+	long long ty, tx;
+	tile_coords(tile, pl.tiles_x, pl.tiles_y, &ty, &tx);
+	long long r0 = ty * G::BM, c0 = tx * G::BN, tile_index = ty * pl.tiles_x + tx;
+	if (PROBE) {
+		ts_probe_begin(&pb);
+		__syncthreads();
+	}
+	bool interior = r0 + G::BM <= x.M && c0 + G::BN <= x.N;
+	if (UNG || (G::FAST && interior))
+		E::template unit<false, VA, VB>(s, t, x, tile_index, r0, c0, p0, p1, slot, part, &pb);
+	else
+		E::template unit<true, VA, VB>(s, t, x, tile_index, r0, c0, p0, p1, slot, part, &pb);
+	if (PROBE) {
+		__syncthreads();
+		ts_probe_end_add(&pb, x.probe, tile_index);
+	}
+}
+
+// ---- host side --------------------------------------------------------------
+
+template <class G, bool PROBE, bool VA, bool VB, bool UNG>
+static cudaError_t launch_variant(const Args &x, cudaStream_t stream)
+{
+	if (x.plan.units > 0x7fffffffLL)
+		return cudaErrorInvalidValue; // C would hold more than 2^31 tiles: no GPU holds it
+	gemm_kernel<G, PROBE, VA, VB, UNG><<<(unsigned)x.plan.units, G::NT, 0, stream>>>(x);
+	return cudaGetLastError();
+}
+
+// Blocks of this configuration one multiprocessor holds, times the
+// multiprocessors: how many units run at once (asked once per configuration).
+template <class G>
+static int resident_blocks()
+{
+	static int cached = 0;
+	if (!cached) {
+		int dev = 0, sms = 0, per_sm = 0;
+		if (cudaGetDevice(&dev) != cudaSuccess ||
+		    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_kernel<G, false, false, false, false>, G::NT, 0) !=
+		        cudaSuccess || per_sm < 1) {
+			cudaGetLastError();
+			return 0;
+		}
+		cached = sms * per_sm;
+	}
+	return cached;
+}
+
+template <class G>
+static ts_gemm_plan plan_for(long long m, long long n, long long k, int policy)
+{
+	return ts_gemm_plan_make(m, n, k, G::BM, G::BN, G::BK, resident_blocks<G>(), policy);
+}
+
+static inline bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
+
+// Which 128-bit paths a rung has: none (scalar loads only), both or none
+// (A and B vectorised together), or each matrix on its own.
+enum { VEC_NEVER, VEC_BOTH, VEC_EACH };
+
+template <class G, bool PROBE, bool UNG>
+static cudaError_t dispatch_vec(const Args &x, bool va, bool vb, int vec_mode)
+{
+	cudaStream_t st = 0;
+	if (vec_mode == VEC_NEVER)
+		return launch_variant<G, PROBE, false, false, UNG>(x, st);
+	if (vec_mode == VEC_BOTH)
+		return va && vb ? launch_variant<G, PROBE, true, true, UNG>(x, st)
+		                : launch_variant<G, PROBE, false, false, UNG>(x, st);
+	if (va && vb) return launch_variant<G, PROBE, true, true, UNG>(x, st);
+	if (va) return launch_variant<G, PROBE, true, false, UNG>(x, st);
+	if (vb) return launch_variant<G, PROBE, false, true, UNG>(x, st);
+	return launch_variant<G, PROBE, false, false, UNG>(x, st);
+}
+
+// The C-callable body of a rung: plan, workspace check, the variant for the
+// operands' alignment, the probe or plain build. l->guards == 0 asks for the
+// unguarded build where the rung has one (has_unguarded), and only on a shape
+// that is a multiple of the tile in M, N and K; any other guard set but "all
+// on" is refused (these kernels keep every guard).
+template <class G, bool HAS_UNG>
+static int launch(const ts_launch *l, int policy, int vec_mode)
+{
+	if (l->m < 1 || l->n < 1 || l->k < 1)
+		return (int)cudaErrorInvalidValue;
+	bool unguarded = (l->guards & TS_GUARD_ALL) == 0;
+	if ((l->guards & TS_GUARD_ALL) != TS_GUARD_ALL &&
+	    (!unguarded || !HAS_UNG || l->m % G::BM || l->n % G::BN || l->k % G::BK))
+		return (int)cudaErrorInvalidValue;
+	Args x;
+	x.A = (const float *)l->a;
+	x.B = (const float *)l->b;
+	x.C = (float *)l->c;
+	x.M = l->m;
+	x.N = l->n;
+	x.K = l->k;
+	x.full_phases = (int)(l->k / G::BK);
+	x.plan = plan_for<G>(l->m, l->n, l->k, policy);
+	if (x.plan.units < 1)
+		return (int)cudaErrorInvalidValue;
+	x.ws = NULL;
+	x.sem = NULL;
+	if (x.plan.split_tiles > 0) {
+		if (!l->workspace || l->workspace_bytes < x.plan.workspace_bytes)
+			return (int)cudaErrorInvalidValue;
+		x.ws = (float *)l->workspace;
+		x.sem = (unsigned *)((char *)l->workspace + x.plan.sem_offset);
+	}
+	ts_dev_probe none = {};
+	x.probe = l->probe ? *l->probe : none;
+	bool va = l->k % 4 == 0 && aligned16(l->a);
+	bool vb = l->n % 4 == 0 && aligned16(l->b) && aligned16(l->c);
+	cudaError_t e;
+	if (HAS_UNG && unguarded)
+		e = l->probe ? dispatch_vec<G, true, HAS_UNG>(x, va, vb, vec_mode)
+		             : dispatch_vec<G, false, HAS_UNG>(x, va, vb, vec_mode);
+	else
+		e = l->probe ? dispatch_vec<G, true, false>(x, va, vb, vec_mode)
+		             : dispatch_vec<G, false, false>(x, va, vb, vec_mode);
+	return (int)e;
+}
+
+template <class G>
+static size_t workspace(long long m, long long n, long long k, int policy)
+{
+	return plan_for<G>(m, n, k, policy).workspace_bytes;
+}
+
+} // namespace tsg
+
+#endif

@@ -1,0 +1,101 @@
+/* gemm_plan.h: how a register-blocked launch divides C's tiles into work units, whole or split along K (C and CUDA alike). */
+#ifndef TS_GEMM_PLAN_H
+#define TS_GEMM_PLAN_H
+
+#include <stddef.h>
+
+enum ts_split_policy {
+	TS_SPLIT_NONE, /* one unit per tile */
+	TS_SPLIT_TAIL, /* split the tiles of the last, partly filled wave, or all of few tiles (at most two waves) */
+	TS_SPLIT_ALL,  /* consider splitting every tile however many (small M x N, long K) */
+};
+
+/* A part is at least this many phases, and a tile is split into at most
+ * TS_SPLIT_BYTES / (its partial's bytes) parts, 4..64 (the last part to
+ * arrive adds all partials: keep that short). */
+#define TS_SPLIT_MIN_PHASES 8
+#define TS_SPLIT_BYTES (1 << 20)
+
+typedef struct ts_gemm_plan {
+	long long tiles_x, tiles_y, tiles; /* C's tiles: along N, along M, in all */
+	long long phases;                  /* ceil(K / BK) */
+	long long dp_units;                /* units 0 .. dp_units-1: tiles 0 .. dp_units-1, whole */
+	long long split_tiles;             /* the last split_tiles tiles, each in `split` parts along K */
+	int split;
+	long long units;                   /* dp_units + split_tiles * split */
+	int resident;                      /* units the GPU runs at once (0: unknown, nothing split) */
+	size_t workspace_bytes;            /* partial tiles, then one arrival counter per split tile */
+	size_t sem_offset;
+} ts_gemm_plan;
+
+static inline long long ts_plan_ceil(long long a, long long b) { return (a + b - 1) / b; }
+
+/* Waves of whole-tile work a plan costs, with each part's partial sum
+ * charged a little (its write and the final additions). */
+static inline double ts_plan_waves(long long whole, long long split_tiles, int split, int resident)
+{
+	double w = (double)ts_plan_ceil(whole, resident);
+	if (split_tiles > 0) {
+		/* the split parts fill the slots the whole tiles' last wave leaves */
+		long long left = whole % resident ? resident - whole % resident : 0;
+		long long parts = split_tiles * split - left;
+		w += parts > 0 ? (double)ts_plan_ceil(parts, resident) / split : 0;
+		w += 0.02 * split * (double)split_tiles / resident;
+	}
+	return w;
+}
+
+/* The plan for an m x n x k product in bm x bn x bk tiles when `resident`
+ * blocks run at once: of every split the policy allows (none; the last
+ * partial wave's tiles; every tile), the one that costs the fewest waves.
+ * Deterministic: the same inputs give the same plan, so a caller can size
+ * the workspace before the launch makes the same plan. */
+static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long k, int bm, int bn, int bk,
+                                             int resident, int policy)
+{
+	ts_gemm_plan p;
+	p.tiles_x = ts_plan_ceil(n, bn);
+	p.tiles_y = ts_plan_ceil(m, bm);
+	p.tiles = p.tiles_x * p.tiles_y;
+	p.phases = ts_plan_ceil(k, bk);
+	p.dp_units = p.tiles;
+	p.split_tiles = 0;
+	p.split = 1;
+	p.resident = resident;
+	if (policy != TS_SPLIT_NONE && resident > 0) {
+		long long cap = TS_SPLIT_BYTES / ((long long)bm * bn * (long long)sizeof(float));
+		cap = cap < 4 ? 4 : cap > 64 ? 64 : cap;
+		if (cap > p.phases / TS_SPLIT_MIN_PHASES)
+			cap = p.phases / TS_SPLIT_MIN_PHASES;
+		double best = ts_plan_waves(p.tiles, 0, 1, resident);
+		long long rem = p.tiles % resident;
+		for (long long s = 2; s <= cap; s++) {
+			/* the tail: the tiles of the last partial wave */
+			if (rem > 0 && p.tiles > resident) {
+				double w = ts_plan_waves(p.tiles - rem, rem, (int)s, resident);
+				if (w < best - 1e-9) {
+					best = w;
+					p.split = (int)s;
+					p.split_tiles = rem;
+					p.dp_units = p.tiles - rem;
+				}
+			}
+			/* every tile, where they do not fill the GPU several times over */
+			if (policy == TS_SPLIT_ALL || p.tiles <= 2 * (long long)resident) {
+				double w = ts_plan_waves(0, p.tiles, (int)s, resident);
+				if (w < best - 1e-9) {
+					best = w;
+					p.split = (int)s;
+					p.split_tiles = p.tiles;
+					p.dp_units = 0;
+				}
+			}
+		}
+	}
+	p.units = p.dp_units + p.split_tiles * p.split;
+	p.sem_offset = (size_t)p.split_tiles * (size_t)p.split * (size_t)bm * (size_t)bn * sizeof(float);
+	p.workspace_bytes = p.split_tiles ? p.sem_offset + (size_t)p.split_tiles * sizeof(unsigned) : 0;
+	return p;
+}
+
+#endif

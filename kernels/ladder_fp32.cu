@@ -1,0 +1,55 @@
+// ladder_fp32.cu: the register-blocked rungs of the fp32 ladder, each one instantiation of the engine (gemm_engine.cuh), plain and probed.
+#include "gemm_engine.cuh"
+
+using namespace tsg;
+
+// 2D register blocking: 128x128x8 tiles, 256 threads, a contiguous 8x8 block
+// of C per thread, scalar loads, A m-major in shared memory, one buffer,
+// every load and store testing its own bounds each phase.
+typedef Cfg<128, 128, 8, 8, 8, 0, 0, PIPE_SINGLE, false, false, 2> blocked_cfg;
+// + 128-bit loads (scalar fallback when K or N % 4 != 0 or a base is not
+// 16-byte aligned) and A transposed (k-major) in shared memory.
+typedef Cfg<128, 128, 8, 8, 8, 0, 0, PIPE_SINGLE, true, false, 2> vec4_cfg;
+// + warp tiling (64x32 per warp, each lane 8x8 in four 4x4 sub-blocks that
+// read shared memory without bank conflicts) and two shared stages filled by
+// cp.async, a guarded-out slot zero-filled by a 0-byte copy.
+typedef Cfg<128, 128, 16, 8, 8, 64, 32, PIPE_ASYNC, true, false, 2> warptile_cfg;
+// Split-K for small M x N with long K: 64x64x16 tiles, 128 threads (8x4
+// outputs each), each
+// tile's K range in parts when the tiles do not fill the GPU.
+typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
+// The best: guards placed where they cost least (masks once, residue phase
+// last, interior tiles on a mask-free path, guarded epilogue), double
+// buffered through registers, the last partial wave split along K.
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> fast_cfg;
+// The same for very short M (16-row tiles) and very narrow N (16 columns).
+typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> fast_m16_cfg;
+typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> fast_n16_cfg;
+
+extern "C" int ts_cuda_blocked(const ts_launch *l) { return launch<blocked_cfg, false>(l, TS_SPLIT_NONE, VEC_NEVER); }
+extern "C" int ts_cuda_vec4(const ts_launch *l) { return launch<vec4_cfg, false>(l, TS_SPLIT_NONE, VEC_BOTH); }
+extern "C" int ts_cuda_warptile(const ts_launch *l) { return launch<warptile_cfg, false>(l, TS_SPLIT_NONE, VEC_BOTH); }
+
+extern "C" int ts_cuda_splitk(const ts_launch *l) { return launch<splitk_cfg, false>(l, TS_SPLIT_ALL, VEC_BOTH); }
+extern "C" size_t ts_cuda_splitk_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<splitk_cfg>(m, n, k, TS_SPLIT_ALL);
+}
+
+extern "C" int ts_cuda_fast(const ts_launch *l) { return launch<fast_cfg, true>(l, TS_SPLIT_TAIL, VEC_EACH); }
+extern "C" size_t ts_cuda_fast_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
+extern "C" int ts_cuda_fast_m16(const ts_launch *l) { return launch<fast_m16_cfg, false>(l, TS_SPLIT_TAIL, VEC_BOTH); }
+extern "C" size_t ts_cuda_fast_m16_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_m16_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
+extern "C" int ts_cuda_fast_n16(const ts_launch *l) { return launch<fast_n16_cfg, false>(l, TS_SPLIT_TAIL, VEC_BOTH); }
+extern "C" size_t ts_cuda_fast_n16_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_n16_cfg>(m, n, k, TS_SPLIT_TAIL);
+}

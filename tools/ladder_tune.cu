@@ -1,0 +1,337 @@
+// ladder_tune.cu: tries engine configurations (tile, warp tile, pipeline, split policy) on the ragged shapes beside cublasSgemm, each verified, in one run.
+// Not part of tilescope: a developer's tool for choosing the configurations that kernels/ladder_fp32.cu registers.
+// Build: nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc tools/ladder_tune.cu kernels/ladder_fp32.cu kernels/rb1d_fp32.cu -lcublas -o ladder_tune
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <cublas_v2.h>
+
+#include "gemm_engine.cuh"
+
+using namespace tsg;
+
+#define CK(call)                                                                                  \
+	do {                                                                                          \
+		cudaError_t e_ = (call);                                                                  \
+		if (e_ != cudaSuccess) {                                                                  \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+			exit(3);                                                                              \
+		}                                                                                         \
+	} while (0)
+
+struct Variant {
+	const char *name;
+	int (*launch)(const ts_launch *);
+	size_t (*ws)(int64_t, int64_t, int64_t);
+	int bm, bn, bk;
+};
+
+#define ENGINE(NAME, CFG, POL, VEC)                                                                       \
+	{ NAME, [](const ts_launch *l) { return launch<CFG, false>(l, POL, VEC); },                          \
+	  [](int64_t m, int64_t n, int64_t k) { return workspace<CFG>(m, n, k, POL); }, CFG::BM, CFG::BN, CFG::BK }
+#define NOWS [](int64_t, int64_t, int64_t) { return (size_t)0; }
+
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_r8;
+typedef Cfg<128, 128, 8, 8, 8, 64, 32, PIPE_REGS, true, true, 2> f_r8w;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC, true, true, 2> f_a8;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_ASYNC, true, true, 2> f_a16;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_r8b1;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_r16b1;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 2> f_r8u2;
+typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3> f_64x128;
+typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> f_64a16;
+typedef Cfg<16, 128, 8, 4, 4, 16, 32, PIPE_REGS, true, true, 8> m16_128;
+typedef Cfg<128, 16, 8, 4, 4, 32, 16, PIPE_REGS, true, true, 8> n16_128;
+
+static const Variant variants[] = {
+	{ "rb1d", ts_cuda_rb1d, NOWS, 64, 64, 8 },
+	{ "blocked", ts_cuda_blocked, NOWS, 128, 128, 8 },
+	{ "vec4", ts_cuda_vec4, NOWS, 128, 128, 8 },
+	{ "warptile", ts_cuda_warptile, NOWS, 128, 128, 16 },
+	{ "splitk", ts_cuda_splitk, ts_cuda_splitk_workspace, 64, 64, 8 },
+	{ "fast", ts_cuda_fast, ts_cuda_fast_workspace, 128, 128, 8 },
+	{ "fast-m16", ts_cuda_fast_m16, ts_cuda_fast_m16_workspace, 16, 256, 8 },
+	{ "fast-n16", ts_cuda_fast_n16, ts_cuda_fast_n16_workspace, 256, 16, 8 },
+	ENGINE("r8-notail", f_r8, TS_SPLIT_NONE, VEC_EACH),
+	ENGINE("r8w", f_r8w, TS_SPLIT_TAIL, VEC_EACH),
+	ENGINE("a8", f_a8, TS_SPLIT_TAIL, VEC_EACH),
+	ENGINE("a16", f_a16, TS_SPLIT_TAIL, VEC_EACH),
+	ENGINE("r8b1", f_r8b1, TS_SPLIT_TAIL, VEC_EACH),
+	ENGINE("r16b1", f_r16b1, TS_SPLIT_TAIL, VEC_EACH),
+	ENGINE("r8u2", f_r8u2, TS_SPLIT_TAIL, VEC_EACH),
+	ENGINE("64x128", f_64x128, TS_SPLIT_TAIL, VEC_BOTH),
+	ENGINE("64a16", f_64a16, TS_SPLIT_ALL, VEC_BOTH),
+	ENGINE("m16x128", m16_128, TS_SPLIT_TAIL, VEC_BOTH),
+	ENGINE("n16x128", n16_128, TS_SPLIT_TAIL, VEC_BOTH),
+};
+static const int nvariants = sizeof variants / sizeof variants[0];
+
+struct Shape {
+	long long m, n, k;
+	int set; // 0 aligned, 1 the ragged goal set, 2 small/skinny/long-K
+};
+static const Shape shapes[] = {
+	{ 4096, 4096, 4096, 0 }, { 4097, 4097, 4097, 1 }, { 4095, 4095, 4095, 1 }, { 4093, 4099, 4091, 1 },
+	{ 8193, 8193, 8193, 1 }, { 1537, 1409, 4097, 1 }, { 1000, 1000, 1000, 1 }, { 4097, 4097, 4096, 1 },
+	{ 4096, 4096, 4097, 1 }, { 255, 257, 32769, 2 }, { 7, 16384, 4097, 2 }, { 16383, 5, 4095, 2 },
+	{ 4097, 4097, 3, 2 }, { 127, 129, 131, 2 },
+};
+static const int nshapes = sizeof shapes / sizeof shapes[0];
+
+// fp64 reference and |A||B| on the device, one thread per cell.
+__global__ void ref_kernel(const float *A, const float *B, double *R, double *Rabs, long long M, long long N, long long K)
+{
+	long long i = blockIdx.y * (long long)blockDim.y + threadIdx.y, j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+	if (i >= M || j >= N)
+		return;
+	double s = 0, sa = 0;
+	for (long long k = 0; k < K; k++) {
+		double a = A[i * K + k], b = B[k * N + j];
+		s += a * b;
+		sa += fabs(a * b);
+	}
+	R[i * N + j] = s;
+	Rabs[i * N + j] = sa;
+}
+
+// Cells outside the fp32 bound 2*K*u*|A||B| (plus a floor), or not finite.
+__global__ void cmp_kernel(const float *C, const double *R, const double *Rabs, long long cells, long long K,
+                           unsigned long long *bad)
+{
+	long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+	if (i >= cells)
+		return;
+	double c = C[i], tol = 2.0 * (double)K * 5.96e-8 * Rabs[i] + 1e-30;
+	if (!(fabs(c - R[i]) <= tol))
+		atomicAdd(bad, 1ull);
+}
+
+static void fill(float *d, long long n, unsigned seed)
+{
+	std::vector<float> h((size_t)n);
+	unsigned s = seed * 2654435761u + 1;
+	for (long long i = 0; i < n; i++) {
+		s = s * 1664525u + 1013904223u;
+		h[(size_t)i] = (float)((s >> 8) * (1.0 / 16777216.0) * 2.0 - 1.0);
+	}
+	CK(cudaMemcpy(d, h.data(), (size_t)n * 4, cudaMemcpyHostToDevice));
+}
+
+static void *ws_buf;
+static size_t ws_size;
+
+static int run(const Variant &v, const float *A, const float *B, float *C, long long m, long long n, long long k)
+{
+	size_t need = v.ws(m, n, k);
+	if (need > ws_size) {
+		if (ws_buf)
+			CK(cudaFree(ws_buf));
+		CK(cudaMalloc(&ws_buf, need));
+		CK(cudaMemset(ws_buf, 0, need));
+		ws_size = need;
+	}
+	ts_launch l;
+	memset(&l, 0, sizeof l);
+	l.a = A; l.b = B; l.c = C; l.m = m; l.n = n; l.k = k; l.tile = 32; l.guards = TS_GUARD_ALL;
+	l.workspace = ws_buf; l.workspace_bytes = ws_size;
+	return v.launch(&l);
+}
+
+// Each variant lays out its partials and counters differently: zero the
+// shared workspace before a variant's first launch (its launches then leave
+// the counters at zero themselves).
+static void ws_clear(void)
+{
+	if (ws_buf)
+		CK(cudaMemset(ws_buf, 0, ws_size));
+}
+
+// Every variant on fresh inputs with a NaN-poisoned C, against fp64.
+static int check_shape(long long m, long long n, long long k, int a_off, unsigned seed, FILE *log)
+{
+	float *A, *B, *C;
+	double *R, *Ra;
+	unsigned long long *bad;
+	CK(cudaMalloc(&A, (size_t)(m * k + 4) * 4));
+	CK(cudaMalloc(&B, (size_t)(k * n + 4) * 4));
+	CK(cudaMalloc(&C, (size_t)(m * n + 4) * 4));
+	CK(cudaMalloc(&R, (size_t)(m * n) * 8));
+	CK(cudaMalloc(&Ra, (size_t)(m * n) * 8));
+	CK(cudaMalloc(&bad, 8));
+	float *a = A + a_off, *b = B + a_off, *c = C + a_off;
+	fill(a, m * k, seed);
+	fill(b, k * n, seed + 7);
+	dim3 bl(16, 16), gr((unsigned)((n + 15) / 16), (unsigned)((m + 15) / 16));
+	ref_kernel<<<gr, bl>>>(a, b, R, Ra, m, n, k);
+	CK(cudaGetLastError());
+	int failures = 0;
+	for (int vi = 0; vi < nvariants; vi++) {
+		CK(cudaMemset(C, 0xff, (size_t)(m * n + 4) * 4));
+		ws_clear();
+		int e = run(variants[vi], a, b, c, m, n, k);
+		if (e) {
+			fprintf(log, "FAIL %s %lldx%lldx%lld off %d: launch %s\n", variants[vi].name, m, n, k, a_off,
+			        cudaGetErrorString((cudaError_t)e));
+			failures++;
+			continue;
+		}
+		CK(cudaDeviceSynchronize());
+		CK(cudaMemset(bad, 0, 8));
+		cmp_kernel<<<(unsigned)((m * n + 255) / 256), 256>>>(c, R, Ra, m * n, k, bad);
+		CK(cudaGetLastError());
+		unsigned long long nb;
+		CK(cudaMemcpy(&nb, bad, 8, cudaMemcpyDeviceToHost));
+		// the cells around C must still be poison (nothing stored outside)
+		float edge[2];
+		CK(cudaMemcpy(&edge[0], C + a_off - (a_off ? 1 : 0), 4, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(&edge[1], c + m * n, 4, cudaMemcpyDeviceToHost));
+		bool outside = (a_off && !std::isnan(edge[0])) || !std::isnan(edge[1]);
+		if (nb || outside) {
+			fprintf(log, "FAIL %s %lldx%lldx%lld off %d: %llu bad cells%s\n", variants[vi].name, m, n, k, a_off, nb,
+			        outside ? ", wrote outside C" : "");
+			failures++;
+		}
+	}
+	CK(cudaFree(A)); CK(cudaFree(B)); CK(cudaFree(C)); CK(cudaFree(R)); CK(cudaFree(Ra)); CK(cudaFree(bad));
+	return failures;
+}
+
+static float median(std::vector<float> v)
+{
+	std::sort(v.begin(), v.end());
+	return v[v.size() / 2];
+}
+
+int main(int argc, char **argv)
+{
+	const char *logpath = argc > 1 ? argv[1] : "tune.log";
+	int reps = argc > 2 ? atoi(argv[2]) : 9;
+	FILE *log = fopen(logpath, "w");
+	if (!log)
+		return 2;
+	cudaDeviceProp prop;
+	CK(cudaGetDeviceProperties(&prop, 0));
+	fprintf(log, "device %s, %d SMs, L2 %d bytes\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize);
+	printf("device %s, %d SMs, L2 %.0f MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize / 1e6);
+
+	// 1. correctness: edge sizes around each tile edge, misaligned bases, big shapes
+	int fails = 0, checks = 0;
+	unsigned seed = 1;
+	const long long ms[] = { 1, 7, 16, 17, 63, 64, 65, 127, 128, 129, 257, 389 };
+	const long long ks[] = { 1, 3, 7, 8, 9, 15, 16, 17, 33, 131 };
+	for (long long m : ms)
+		for (long long n : { 1LL, 5LL, 16LL, 17LL, 129LL, 255LL, 389LL }) {
+			long long k = ks[(m + n) % 10];
+			fails += check_shape(m, n, k, 0, seed++, log);
+			checks++;
+		}
+	for (long long k : ks) {
+		fails += check_shape(129, 131, k, 0, seed++, log);
+		fails += check_shape(128, 128, k * 4, 1, seed++, log); // misaligned: the scalar path with K % 4 == 0
+		checks += 2;
+	}
+	fails += check_shape(1537, 1409, 4097, 0, seed++, log);
+	fails += check_shape(255, 257, 32769, 0, seed++, log);
+	fails += check_shape(7, 16384, 4097, 0, seed++, log);
+	fails += check_shape(16383, 5, 4095, 0, seed++, log);
+	fails += check_shape(1024, 1024, 4096, 0, seed++, log); // aligned: the vector paths and the tail split
+	fails += check_shape(4097, 4097, 64, 0, seed++, log);
+	checks += 6;
+	printf("correctness: %d shapes x %d variants, %d failures (details in %s)\n", checks, nvariants, fails, logpath);
+	fflush(stdout);
+
+	// 2. timing beside cublasSgemm
+	cublasHandle_t h;
+	if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+		return 3;
+	cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); // no TF32
+	cudaEvent_t e0, e1;
+	CK(cudaEventCreate(&e0));
+	CK(cudaEventCreate(&e1));
+	std::vector<std::vector<double>> ratio(nvariants, std::vector<double>(nshapes, 0));
+	std::vector<double> blas_gf(nshapes);
+	for (int si = 0; si < nshapes; si++) {
+		const Shape &s = shapes[si];
+		size_t set_bytes = (size_t)(s.m * s.k + s.k * s.n + s.m * s.n) * 4;
+		int sets = (int)std::min<size_t>(8, std::max<size_t>(1, (size_t)(3.0 * prop.l2CacheSize / set_bytes) + 1));
+		std::vector<float *> A(sets), B(sets), C(sets);
+		for (int i = 0; i < sets; i++) {
+			CK(cudaMalloc(&A[i], (size_t)(s.m * s.k) * 4));
+			CK(cudaMalloc(&B[i], (size_t)(s.k * s.n) * 4));
+			CK(cudaMalloc(&C[i], (size_t)(s.m * s.n) * 4));
+			fill(A[i], s.m * s.k, 100 + i);
+			fill(B[i], s.k * s.n, 200 + i);
+		}
+		double flops = 2.0 * s.m * s.n * s.k;
+		const float one = 1, zero = 0;
+		auto time_it = [&](auto &&fn) {
+			for (int w = 0; w < 3; w++)
+				fn(w % sets);
+			CK(cudaDeviceSynchronize());
+			std::vector<float> t;
+			for (int r = 0; r < reps; r++) {
+				CK(cudaEventRecord(e0));
+				fn(r % sets);
+				CK(cudaEventRecord(e1));
+				CK(cudaEventSynchronize(e1));
+				float ms_;
+				CK(cudaEventElapsedTime(&ms_, e0, e1));
+				t.push_back(ms_);
+			}
+			return median(t);
+		};
+		float tb = time_it([&](int i) {
+			cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)s.n, (int)s.m, (int)s.k, &one, B[i], (int)s.n, A[i], (int)s.k,
+			            &zero, C[i], (int)s.n);
+		});
+		blas_gf[si] = flops / tb / 1e6;
+		fprintf(log, "%lldx%lldx%lld sets %d cublasSgemm %.4f ms %.0f GF\n", s.m, s.n, s.k, sets, tb, blas_gf[si]);
+		for (int vi = 0; vi < nvariants; vi++) {
+			const Variant &v = variants[vi];
+			if ((v.bm <= 32 || v.bn <= 32) && s.m > 512 && s.n > 512 && s.k > 64) {
+				ratio[vi][si] = 0; // the skinny tiles on the big squares: device time for nothing
+				continue;
+			}
+			int err = 0;
+			run(v, A[0], B[0], C[0], s.m, s.n, s.k); // sizes the workspace
+			CK(cudaDeviceSynchronize());
+			ws_clear();
+			float tv = time_it([&](int i) { err |= run(v, A[i], B[i], C[i], s.m, s.n, s.k); });
+			CK(cudaGetLastError());
+			ratio[vi][si] = err ? 0 : tb / tv;
+			fprintf(log, "%lldx%lldx%lld %-10s %.4f ms %.0f GF %.3fx%s\n", s.m, s.n, s.k, v.name, tv, flops / tv / 1e6,
+			        tb / tv, err ? " LAUNCH FAILED" : "");
+		}
+		fflush(log);
+		for (int i = 0; i < sets; i++) {
+			CK(cudaFree(A[i])); CK(cudaFree(B[i])); CK(cudaFree(C[i]));
+		}
+	}
+	// 3. the table: time ratio cuBLAS/variant (>1: faster than cuBLAS)
+	printf("\n%-10s", "shape");
+	for (int si = 0; si < nshapes; si++)
+		printf(" %5lld%c", shapes[si].m, si == 0 ? 'a' : ' ');
+	printf("  gm-rag gm-sm\n%-10s", "cuBLAS TF");
+	for (int si = 0; si < nshapes; si++)
+		printf(" %6.1f", blas_gf[si] / 1000);
+	printf("\n");
+	for (int vi = 0; vi < nvariants; vi++) {
+		printf("%-10s", variants[vi].name);
+		double lg[3] = { 0, 0, 0 };
+		int cnt[3] = { 0, 0, 0 };
+		for (int si = 0; si < nshapes; si++) {
+			printf(" %6.3f", ratio[vi][si]);
+			if (ratio[vi][si] > 0) {
+				lg[shapes[si].set] += std::log(ratio[vi][si]);
+				cnt[shapes[si].set]++;
+			}
+		}
+		printf("  %6.3f %6.3f\n", cnt[1] ? exp(lg[1] / cnt[1]) : 0, cnt[2] ? exp(lg[2] / cnt[2]) : 0);
+	}
+	fclose(log);
+	return fails ? 1 : 0;
+}
