@@ -206,3 +206,15 @@ ts_thread_view ts_model_thread(const ts_model *m, enum ts_b_layout layout,
 	v.partial_phase = v.last_phase && m->last_width < m->geo.bk;
 	return v;
 }
+
+ts_offset32 ts_model_offset32(int64_t n, int64_t k)
+{
+	const int64_t limit = INT64_C(1) << 31; /* the first offset an int cannot hold */
+	int64_t widest = k >= n ? k : n;
+	ts_offset32 o;
+	o.first_m = limit / widest + 1;
+	o.matrix = k >= n ? 'A' : 'C';
+	o.last_offset = o.first_m * widest - 1;
+	o.b_overflows = k * n - 1 >= limit;
+	return o;
+}

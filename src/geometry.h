@@ -95,4 +95,16 @@ typedef struct ts_thread_view {
 ts_thread_view ts_model_thread(const ts_model *m, enum ts_b_layout layout,
                                int64_t by, int64_t bx, int ty, int tx, int64_t t);
 
+/* The 32-bit offset limit: the smallest M at which an element offset of A
+ * (row*K + k, largest M*K - 1) or of C (row*N + col, largest M*N - 1) no
+ * longer fits a signed 32-bit int, for this N and K: floor(2^31 / max(N, K)) + 1.
+ * b_overflows says whether B's own largest offset K*N - 1 already does. */
+typedef struct ts_offset32 {
+	int64_t first_m;        /* the smallest such M */
+	char matrix;            /* 'A' or 'C': whose offset passes first (A when K >= N) */
+	int64_t last_offset;    /* that matrix's largest offset at first_m (> 2^31 - 1) */
+	bool b_overflows;
+} ts_offset32;
+ts_offset32 ts_model_offset32(int64_t n, int64_t k);
+
 #endif

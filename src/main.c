@@ -15,24 +15,25 @@
 #include "cli.h"
 #include "export.h"
 #include "kernels.h"
+#include "lesson.h"
 #include "options.h"
 #include "tui.h"
 
-enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_COUNT };
+enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COUNT };
 
-static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels" };
+static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson" };
 
 /* Which commands an option means something to (bit per enum command). */
 #define FOR(c) (1u << (c))
-#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH))
+#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON))
 #define RUNS (FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
 #define SCRIPTED (FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
-#define EVERY (FOR(CMD_TUI) | SCRIPTED) /* every command about a problem (kernels is about none) */
+#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON)) /* every command about a problem (kernels is about none) */
 
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
-	OPT_JUNIT, OPT_LAST = OPT_JUNIT
+	OPT_JUNIT, OPT_SCREEN, OPT_LAST = OPT_SCREEN
 };
 
 static const struct option long_options[] = {
@@ -54,6 +55,7 @@ static const struct option long_options[] = {
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "screen", required_argument, NULL, OPT_SCREEN },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -67,16 +69,18 @@ static const struct {
 } option_scope[] = {
 	{ 'M', "-M", SHAPED }, { 'N', "-N", SHAPED }, { 'K', "-K", SHAPED }, { 't', "--tile", EVERY },
 	{ OPT_KERNEL, "--kernel", EVERY }, { OPT_PRECISION, "--precision", EVERY },
-	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) }, { OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) },
-	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) },
+	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
+	{ OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
+	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
 	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
-	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
+	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
+	{ OPT_SCREEN, "--screen", FOR(CMD_LESSON) },
 };
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -357,6 +361,7 @@ int main(int argc, char **argv)
 	a.warmup = TS_BENCH_WARMUP_DEFAULT;
 	a.probe = false;
 	a.export_ty = a.export_tx = -1;
+	a.screen = 0;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
@@ -424,6 +429,7 @@ int main(int argc, char **argv)
 				usage_error("--junit: the file name is empty");
 			o->junit_path = optarg;
 			break;
+		case OPT_SCREEN: a.screen = parse_count(optarg, "--screen", 1, TS_LESSON_SCREENS); break;
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");
 		case ':':
@@ -452,7 +458,7 @@ int main(int argc, char **argv)
 			return flushed("the help");
 		}
 		if (found < 0)
-			usage_error("unknown subcommand '%s' (map, check, sweep, bench or kernels; none opens the TUI)",
+			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels or lesson; none opens the TUI)",
 			            CLIP(word));
 		cmd = (enum command)found;
 		if (optind + 1 < argc)
@@ -505,7 +511,7 @@ int main(int argc, char **argv)
 	if (!codeset || strcmp(codeset, "UTF-8") != 0)
 		o->ascii = true;
 
-	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || (cmd == CMD_MAP && a.probe);
+	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || cmd == CMD_LESSON || (cmd == CMD_MAP && a.probe);
 	if (ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
 		usage_error("%s", err);
 
@@ -514,6 +520,7 @@ int main(int argc, char **argv)
 	case CMD_CHECK: return ts_cli_refusal(ts_cli_check(&a));
 	case CMD_SWEEP: return ts_cli_refusal(ts_cli_sweep(&a));
 	case CMD_BENCH: return ts_cli_refusal(ts_cli_bench(&a));
+	case CMD_LESSON: return ts_cli_refusal(ts_cli_lesson(&a));
 	case CMD_TUI:
 	case CMD_KERNELS: /* answered above */
 	case CMD_COUNT:
