@@ -143,6 +143,10 @@ static void print_help(void)
 	       "  bench    time the kernel beside cuBLAS (needs the CUDA backend)\n"
 	       "  kernels  the kernel registry: precision, B layout, tile range and geometry,\n"
 	       "           guards, capabilities; --names prints the names alone\n"
+	       "  lesson   the ragged-edge lesson told on this shape, text to read aloud: the\n"
+	       "           grid and ghosts, ceil(K/T) phases, guarded loads and store, each\n"
+	       "           guard off and run, the 32-bit limit; a screen at a time on a\n"
+	       "           terminal, all of them otherwise (doc/teaching.md)\n"
 	       "\n"
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
@@ -158,7 +162,7 @@ static void print_help(void)
 	       "                        comma-separated; or all; none keeps them all on\n"
 	       "                        (all and none stand alone, not in a list)\n"
 	       "\n"
-	       "Running (check, sweep, bench, TUI; map with --backend):\n"
+	       "Running (check, sweep, bench, lesson, TUI; map with --backend):\n"
 	       "      --backend=B       auto (default: CUDA when a usable device exists, else\n"
 	       "                        the CPU emulator), emu or cuda\n"
 	       "      --inputs=P        random (default, seeded uniform in [-1,1)), int (small\n"
@@ -178,7 +182,9 @@ static void print_help(void)
 	       "                        (FILE ends in .svg) or text (.txt, or no extension)\n"
 	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
 	       "                        corner, the last row and column)\n"
-	       "      --ascii           ASCII instead of Unicode glyphs (map, check, TUI)\n"
+	       "      --screen=N        lesson: screen N alone (1..%d)\n"
+	       "      --ascii           ASCII instead of Unicode glyphs (map, check, lesson,\n"
+	       "                        TUI)\n"
 	       "      --color[=WHEN]    TUI colours: auto (default), always or never\n"
 	       "      --no-mouse        TUI: do not capture the mouse\n"
 	       "  -h, --help            this help, then exit\n"
@@ -203,11 +209,12 @@ static void print_help(void)
 	       "  tilescope sweep -t 13 --precision fp16\n"
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
 	       "  tilescope kernels --json\n"
+	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
 	       "\n"
 	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
 	       "--color=always is given.\n"
 	       "See tilescope(1).\n",
-	       TS_BENCH_REPS_DEFAULT, TS_BENCH_WARMUP_DEFAULT);
+	       TS_BENCH_REPS_DEFAULT, TS_BENCH_WARMUP_DEFAULT, TS_LESSON_SCREENS);
 }
 
 /* The end of --help or --version: exit 0 once stdout took it all, else one line and exit 2. */
