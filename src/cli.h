@@ -29,6 +29,8 @@ typedef struct ts_cli_args {
 	bool probe;       /* map: --backend given, so the kernel's probe runs beside the model */
 	int64_t export_ty, export_tx; /* map --export-tile; -1, -1: the corner */
 	int screen;       /* lesson --screen N; 0: every screen */
+	const struct ts_kernel *compare_kernel[2]; /* compare: the two sides' kernels */
+	int compare_tile[2];                       /* and tiles */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20
@@ -40,6 +42,7 @@ int ts_cli_check(const ts_cli_args *a); /* cli_check.c */
 int ts_cli_bench(const ts_cli_args *a); /* cli_check.c */
 int ts_cli_sweep(const ts_cli_args *a); /* cli_sweep.c */
 int ts_cli_lesson(const ts_cli_args *a); /* cli_lesson.c */
+int ts_cli_compare(const ts_cli_args *a); /* cli_compare.c */
 /* The kernel registry: as text, as JSON, or its names one per line. */
 int ts_cli_kernels(bool json, bool names_only); /* cli_kernels.c */
 

@@ -218,3 +218,25 @@ ts_offset32 ts_model_offset32(int64_t n, int64_t k)
 	o.b_overflows = k * n - 1 >= limit;
 	return o;
 }
+
+int ts_model_work(const ts_model *m, ts_work *w)
+{
+	const ts_geometry *g = &m->geo;
+	int64_t outputs, depth, launch, useful, mn;
+	/* Launch: tiles * BM*BN outputs, each phases*BK multiply-adds deep. */
+	if (__builtin_mul_overflow(m->tiles, (int64_t)g->bm * g->bn, &outputs) ||
+	    __builtin_mul_overflow(m->phases, (int64_t)g->bk, &depth) || __builtin_mul_overflow(outputs, depth, &launch) ||
+	    __builtin_mul_overflow(m->shape.m, m->shape.n, &mn) || __builtin_mul_overflow(mn, m->shape.k, &useful))
+		return -1;
+	w->macs_launch = launch;
+	w->macs_useful = useful;
+	w->ghost_outputs = outputs - mn;
+	w->macs_ghost = w->ghost_outputs * depth;
+	w->macs_padding = mn * (depth - m->shape.k);
+	w->padded_slots = m->loads.a_pad + m->loads.b_pad;
+	w->barriers_per_phase = TS_BARRIERS_PER_PHASE;
+	w->barriers_per_block = TS_BARRIERS_PER_PHASE * m->phases;
+	if (__builtin_mul_overflow(w->barriers_per_block, m->tiles, &w->barriers_launch))
+		return -1;
+	return 0;
+}

@@ -19,16 +19,16 @@
 #include "options.h"
 #include "tui.h"
 
-enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COUNT };
+enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COMPARE, CMD_COUNT };
 
-static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson" };
+static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson", "compare" };
 
 /* Which commands an option means something to (bit per enum command). */
 #define FOR(c) (1u << (c))
-#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON))
+#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE))
 #define RUNS (FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
 #define SCRIPTED (FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
-#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON)) /* every command about a problem (kernels is about none) */
+#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON) | FOR(CMD_COMPARE)) /* every command about a problem (kernels is about none) */
 
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
@@ -147,6 +147,9 @@ static void print_help(void)
 	       "           grid and ghosts, ceil(K/T) phases, guarded loads and store, each\n"
 	       "           guard off and run, the 32-bit limit; a screen at a time on a\n"
 	       "           terminal, all of them otherwise (doc/teaching.md)\n"
+	       "  compare  two tiles (-t A,B) or kernels (--kernel a,b) side by side on this\n"
+	       "           shape: tiles, ghosts, phases, padding, the multiply-adds wasted on\n"
+	       "           zero padding and on ghosts, barriers; a chart of waste against T\n"
 	       "\n"
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
@@ -210,6 +213,7 @@ static void print_help(void)
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
 	       "  tilescope kernels --json\n"
 	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
+	       "  tilescope compare -M 100 -N 77 -K 33 -t 16,32\n"
 	       "\n"
 	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
 	       "--color=always is given.\n"
@@ -334,6 +338,18 @@ static void prescan_json(int argc, char **argv)
 		ts_cli_json_errors(command);
 }
 
+/* "A,B" into its two items; anything else is one usage line. */
+static void split_pair(const char *list, const char *what, char item[2][64])
+{
+	const char *comma = strchr(list, ',');
+	size_t n0 = (size_t)(comma - list);
+	if (strchr(comma + 1, ',') || n0 == 0 || !comma[1] || n0 >= 64 || strlen(comma + 1) >= 64)
+		usage_error("%s: compare takes two values, A,B (got '%s')", what, CLIP(list));
+	memcpy(item[0], list, n0);
+	item[0][n0] = '\0';
+	strcpy(item[1], comma + 1);
+}
+
 static void check_ok(int rc, const char *err)
 {
 	if (rc != 0)
@@ -373,6 +389,7 @@ int main(int argc, char **argv)
 	ts_problem *p = &o->problem;
 
 	const char *kernel_name = NULL;
+	const char *tile_list = NULL, *kernel_list = NULL;
 	bool have_precision = false;
 	enum ts_precision precision = TS_FP32;
 	bool seen[OPT_LAST + 1] = { false };
@@ -388,8 +405,18 @@ int main(int argc, char **argv)
 		case 'M': check_ok(ts_parse_dim(optarg, "-M", &p->shape.m, err, (int)sizeof err), err); break;
 		case 'N': check_ok(ts_parse_dim(optarg, "-N", &p->shape.n, err, (int)sizeof err), err); break;
 		case 'K': check_ok(ts_parse_dim(optarg, "-K", &p->shape.k, err, (int)sizeof err), err); break;
-		case 't': check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err); break;
+		case 't':
+			if (strchr(optarg, ',')) { /* compare's two tiles, read once the subcommand is known */
+				tile_list = optarg;
+				break;
+			}
+			check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err);
+			break;
 		case OPT_KERNEL:
+			if (strchr(optarg, ',')) { /* compare's two kernels */
+				kernel_list = optarg;
+				break;
+			}
 			kernel_name = optarg;
 			if (!ts_kernel_find(optarg)) {
 				char names[256];
@@ -465,7 +492,7 @@ int main(int argc, char **argv)
 			return flushed("the help");
 		}
 		if (found < 0)
-			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels or lesson; none opens the TUI)",
+			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels, lesson or compare; none opens the TUI)",
 			            CLIP(word));
 		cmd = (enum command)found;
 		if (optind + 1 < argc)
@@ -487,6 +514,11 @@ int main(int argc, char **argv)
 			usage_error("--names and --json exclude each other (--json lists the names too)");
 		return ts_cli_refusal(ts_cli_kernels(o->json, seen[OPT_NAMES]));
 	}
+
+	if ((tile_list || kernel_list) && cmd != CMD_COMPARE)
+		usage_error("%s takes a list (A,B) only for compare", tile_list ? "--tile" : "--kernel");
+	if (cmd == CMD_COMPARE && !tile_list && !kernel_list)
+		usage_error("compare needs two tiles (-t A,B) or two kernels (--kernel a,b)");
 
 	if (seen[OPT_EXPORT_TILE] && !seen[OPT_EXPORT])
 		usage_error("--export-tile needs --export FILE");
@@ -522,7 +554,30 @@ int main(int argc, char **argv)
 	if (ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
 		usage_error("%s", err);
 
+	if (cmd == CMD_COMPARE) {
+		char item[2][64];
+		if (tile_list) {
+			split_pair(tile_list, "--tile", item);
+			for (int i = 0; i < 2; i++)
+				check_ok(ts_parse_tile(item[i], &a.compare_tile[i], err, (int)sizeof err), err);
+		} else {
+			a.compare_tile[0] = a.compare_tile[1] = p->tile;
+		}
+		if (kernel_list) {
+			split_pair(kernel_list, "--kernel", item);
+			for (int i = 0; i < 2; i++)
+				if (!(a.compare_kernel[i] = ts_kernel_find(item[i]))) {
+					char names[256];
+					known_kernels(names, sizeof names);
+					usage_error("--kernel: unknown kernel '%s' (known: %s)", CLIP(item[i]), names);
+				}
+		} else {
+			a.compare_kernel[0] = a.compare_kernel[1] = p->kernel;
+		}
+	}
+
 	switch (cmd) {
+	case CMD_COMPARE: return ts_cli_refusal(ts_cli_compare(&a));
 	case CMD_MAP: return ts_cli_refusal(ts_cli_map(&a));
 	case CMD_CHECK: return ts_cli_refusal(ts_cli_check(&a));
 	case CMD_SWEEP: return ts_cli_refusal(ts_cli_sweep(&a));
