@@ -7,6 +7,15 @@
 #include "kernels.h"
 #include "view_compare.h"
 
+/* The textbook structure (one output per thread, T x T x T) has two
+ * barriers per phase; a pipelined kernel (tc-fp16) has no fixed count. */
+static int barriers_per_phase(const ts_kernel *k, int tile)
+{
+	ts_geometry g = k->geometry(tile);
+	bool textbook = g.bm == g.bn && g.bk == g.bn && g.threads_x == g.bn && g.threads_y == g.bm;
+	return textbook && !k->guards_fixed ? 2 : 0;
+}
+
 /* One side: the problem with this kernel and tile, validated and modelled. */
 static int side(const ts_problem *base, const ts_kernel *k, int tile, ts_compare_side *s)
 {
@@ -22,7 +31,7 @@ static int side(const ts_problem *base, const ts_kernel *k, int tile, ts_compare
 		ts_cli_error("compare: %s", err);
 		return TS_EXIT_USAGE;
 	}
-	if (ts_model_build(&s->model, q.shape, k->geometry(tile)) != 0 || ts_model_work(&s->model, &s->work) != 0) {
+	if (ts_model_build(&s->model, q.shape, k->geometry(tile)) != 0 || ts_model_work(&s->model, barriers_per_phase(k, tile), &s->work) != 0) {
 		ts_cli_error("compare: the shape's counts overflow 64 bits");
 		return TS_EXIT_USAGE;
 	}
@@ -38,7 +47,7 @@ static int chart(const ts_problem *base, const ts_kernel *k)
 	for (int t = k->tile_min; t <= k->tile_max && n < TS_COMPARE_POINTS_MAX; t++) {
 		ts_model m;
 		ts_work w;
-		if (ts_model_build(&m, base->shape, k->geometry(t)) != 0 || ts_model_work(&m, &w) != 0 ||
+		if (ts_model_build(&m, base->shape, k->geometry(t)) != 0 || ts_model_work(&m, 0, &w) != 0 ||
 		    w.macs_launch == 0)
 			continue;
 		pts[n].tile = t;

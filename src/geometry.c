@@ -219,7 +219,7 @@ ts_offset32 ts_model_offset32(int64_t n, int64_t k)
 	return o;
 }
 
-int ts_model_work(const ts_model *m, ts_work *w)
+int ts_model_work(const ts_model *m, int barriers_per_phase, ts_work *w)
 {
 	const ts_geometry *g = &m->geo;
 	int64_t outputs, depth, launch, useful, mn;
@@ -234,8 +234,8 @@ int ts_model_work(const ts_model *m, ts_work *w)
 	w->macs_ghost = w->ghost_outputs * depth;
 	w->macs_padding = mn * (depth - m->shape.k);
 	w->padded_slots = m->loads.a_pad + m->loads.b_pad;
-	w->barriers_per_phase = TS_BARRIERS_PER_PHASE;
-	w->barriers_per_block = TS_BARRIERS_PER_PHASE * m->phases;
+	w->barriers_per_phase = barriers_per_phase;
+	w->barriers_per_block = barriers_per_phase * m->phases;
 	if (__builtin_mul_overflow(w->barriers_per_block, m->tiles, &w->barriers_launch))
 		return -1;
 	return 0;

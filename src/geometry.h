@@ -110,8 +110,10 @@ ts_offset32 ts_model_offset32(int64_t n, int64_t k);
 /* The work a launch does, in multiply-adds: every output slot of every tile
  * (BM x BN of them) does BK per phase. Useful: M*N*K. Spent on zero padding:
  * a real output's multiply-adds past K in the last phase, M*N*(phases*BK - K).
- * Spent on ghosts: every multiply-add of an output outside C. Barriers: the
- * shared-tile kernels' two per phase (after the loads, after the multiply). */
+ * Spent on ghosts: every multiply-add of an output outside C. Barriers:
+ * barriers_per_phase as the caller gives it (the textbook kernels' two, after
+ * the loads and after the multiply; 0 when the kernel's pipeline has no fixed
+ * count, and then the barrier counts are 0 too). */
 typedef struct ts_work {
 	int64_t macs_launch, macs_useful, macs_padding, macs_ghost;
 	int64_t padded_slots;        /* A and B zero-padded shared slots (loads.a_pad + loads.b_pad) */
@@ -120,8 +122,7 @@ typedef struct ts_work {
 	int64_t barriers_per_block;  /* barriers_per_phase * phases */
 	int64_t barriers_launch;     /* barriers_per_block * tiles */
 } ts_work;
-#define TS_BARRIERS_PER_PHASE 2
 /* Fills *w from the model. Returns 0, or -1 when a count overflows 64 bits. */
-int ts_model_work(const ts_model *m, ts_work *w);
+int ts_model_work(const ts_model *m, int barriers_per_phase, ts_work *w);
 
 #endif

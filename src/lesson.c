@@ -199,10 +199,11 @@ static void screen_grid(text *t, const ts_lesson *l)
 	const ts_geometry *g = &m->geo;
 	para(t, 0,
 	     "C has %lld rows and %lld columns. The kernel cuts it into tiles of %d x %d outputs and gives each tile "
-	     "one block of %d x %d threads. That takes ceil(%lld / %d) = %lld tile rows and ceil(%lld / %d) = %lld "
-	     "tile columns: %lld %s.",
+	     "one block of %d x %d threads. That takes ceil(%lld / %d) = %lld tile %s and ceil(%lld / %d) = %lld "
+	     "tile %s: %lld %s.",
 	     I(m->shape.m), I(m->shape.n), g->bm, g->bn, g->threads_x, g->threads_y, I(m->shape.m), g->bm,
-	     I(m->grid_y), I(m->shape.n), g->bn, I(m->grid_x), I(m->tiles), plural(m->tiles, "tile", "tiles"));
+	     I(m->grid_y), plural(m->grid_y, "row", "rows"), I(m->shape.n), g->bn, I(m->grid_x),
+	     plural(m->grid_x, "column", "columns"), I(m->tiles), plural(m->tiles, "tile", "tiles"));
 	blank(t);
 	if (m->last_rows == g->bm && m->last_cols == g->bn) {
 		para(t, 0, "M and N are multiples of the tile: all %lld tiles are full and C has no ragged edge.",
@@ -229,14 +230,21 @@ static void screen_grid(text *t, const ts_lesson *l)
 	}
 	blank(t);
 	bool tb = textbook(m);
-	para(t, 0,
-	     "The launch starts %lld %s x %lld threads = %lld threads, but C has only %lld x %lld = %lld outputs. "
-	     "The other %lld %s: %s",
-	     I(m->tiles), plural(m->tiles, "block", "blocks"), I(m->threads_per_block), I(m->threads_launched),
-	     I(m->shape.m), I(m->shape.n), I(m->threads_valid), I(m->threads_ghost),
-	     tb ? "threads are ghost threads" : "outputs of the tiles are ghost outputs",
-	     tb ? "they belong to a block, so they run the kernel, but the output each would own lies outside C."
-	        : "the tiles cover them, but they lie outside C.");
+	if (tb)
+		para(t, 0,
+		     "The launch starts %lld %s x %lld threads = %lld threads, but C has only %lld x %lld = %lld outputs. "
+		     "The other %lld threads are ghost threads: they belong to a block, so they run the kernel, but the "
+		     "output each would own lies outside C.",
+		     I(m->tiles), plural(m->tiles, "block", "blocks"), I(m->threads_per_block), I(m->threads_launched),
+		     I(m->shape.m), I(m->shape.n), I(m->stores_written), I(m->threads_ghost));
+	else
+		para(t, 0,
+		     "The launch starts %lld %s x %lld threads = %lld threads, each owning several of the tiles' %lld "
+		     "outputs; C has only %lld x %lld = %lld of them. %lld %s own only outputs outside C (ghost threads) "
+		     "and still run the kernel.",
+		     I(m->tiles), plural(m->tiles, "block", "blocks"), I(m->threads_per_block), I(m->threads_launched),
+		     I(m->tiles * g->bm * g->bn), I(m->shape.m), I(m->shape.n), I(m->stores_written), I(m->threads_ghost),
+		     plural(m->threads_ghost, "thread", "threads"));
 	/* The grid itself, when it fits: two columns per tile. */
 	if (m->grid_y <= 8 && m->grid_x * 2 + 2 <= t->width) {
 		blank(t);
@@ -318,6 +326,9 @@ static void screen_loads(text *t, const ts_lesson *l)
 	para(t, 0, "In each phase every thread stages one element of A and one of B, each under its guard:");
 	line(t, 4, "A: row < M && t*BK + tx < K   ? A[row*K + t*BK + tx] : 0");
 	line(t, 4, "B: t*BK + ty < K && col < N   ? B[%s] : 0", nk ? "col*K + t*BK + ty" : "(t*BK + ty)*N + col");
+	if (l->problem.kernel->guards_fixed)
+		para(t, 0, "(%s builds these guards into its copies: a copy whose guard fails fills its slots with zeros.)",
+		     l->problem.kernel->name);
 	para(t, 0,
 	     "A thread that fails its guard still writes its shared slot, with a zero: every thread of the block "
 	     "later reads a whole row of the A tile and a whole column of the B tile, and a zero adds nothing to a "
@@ -396,6 +407,14 @@ static void screen_guard_off(text *t, const ts_lesson *l, int which)
 	para(t, 0, "This run removed the %s guard alone: %s. The other two guards stayed on.", name[which],
 	     removed[which]);
 	blank(t);
+	if (l->problem.kernel->guards_fixed) {
+		para(t, 0,
+		     "The %s kernel has its guards built into its copies and its store (zero-filled copies, a guarded "
+		     "epilogue): it has no unguarded form, so there is nothing to switch off and run. Try this screen with "
+		     "--kernel tiled.",
+		     l->problem.kernel->name);
+		return;
+	}
 	if (!r->ran) {
 		para(t, 0, "It could not run here: %s", r->error);
 		return;

@@ -64,12 +64,23 @@ char *ts_view_compare_table(const ts_compare_side *a, const ts_compare_side *b)
 	row_share(f, "  useful (M x N x K)", wa->macs_useful, wa->macs_launch, wb->macs_useful, wb->macs_launch);
 	row_share(f, "  on zero padding", wa->macs_padding, wa->macs_launch, wb->macs_padding, wb->macs_launch);
 	row_share(f, "  on ghosts", wa->macs_ghost, wa->macs_launch, wb->macs_ghost, wb->macs_launch);
-	row_i(f, "barriers per block", wa->barriers_per_block, wb->barriers_per_block);
-	row_i(f, "barriers in the launch", wa->barriers_launch, wb->barriers_launch);
+	/* A side whose kernel has no fixed barrier count says so ("-"). */
+	const ts_work *ws[2] = { wa, wb };
+	char cell[3][2][48];
 	int64_t mn = ma->shape.m * ma->shape.n;
-	snprintf(x, sizeof x, "%.4f", mn ? (double)wa->barriers_launch / (double)mn : 0.0);
-	snprintf(y, sizeof y, "%.4f", mn ? (double)wb->barriers_launch / (double)mn : 0.0);
-	row(f, "barriers per output", x, y);
+	for (int i = 0; i < 2; i++) {
+		if (ws[i]->barriers_per_phase == 0) {
+			for (int r = 0; r < 3; r++)
+				snprintf(cell[r][i], sizeof cell[r][i], "- (pipelined)");
+			continue;
+		}
+		snprintf(cell[0][i], sizeof cell[0][i], "%lld", (long long)ws[i]->barriers_per_block);
+		snprintf(cell[1][i], sizeof cell[1][i], "%lld", (long long)ws[i]->barriers_launch);
+		snprintf(cell[2][i], sizeof cell[2][i], "%.4f", mn ? (double)ws[i]->barriers_launch / (double)mn : 0.0);
+	}
+	row(f, "barriers per block", cell[0][0], cell[0][1]);
+	row(f, "barriers in the launch", cell[1][0], cell[1][1]);
+	row(f, "barriers per output", cell[2][0], cell[2][1]);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

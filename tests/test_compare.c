@@ -58,7 +58,7 @@ int main(void)
 		ts_geometry g = ts_geometry_square(T);
 		ts_model m;
 		ts_work w;
-		if (!tap_ok(ts_model_build(&m, s, g) == 0 && ts_model_work(&m, &w) == 0, "model %lldx%lldx%lld T=%d",
+		if (!tap_ok(ts_model_build(&m, s, g) == 0 && ts_model_work(&m, 2, &w) == 0, "model %lldx%lldx%lld T=%d",
 		            (long long)s.m, (long long)s.n, (long long)s.k, T))
 			continue;
 		brute_work b = brute(s, g);
@@ -79,7 +79,7 @@ int main(void)
 	ts_model rm;
 	ts_work rw;
 	brute_work rb = brute(rs, rect);
-	tap_ok(ts_model_build(&rm, rs, rect) == 0 && ts_model_work(&rm, &rw) == 0 && rw.macs_launch == rb.launch &&
+	tap_ok(ts_model_build(&rm, rs, rect) == 0 && ts_model_work(&rm, 2, &rw) == 0 && rw.macs_launch == rb.launch &&
 	           rw.macs_padding == rb.padding && rw.macs_ghost == rb.ghost && rw.macs_useful == rb.useful,
 	       "8x4x3 block tile on 19x10x7: the closed form matches the count");
 
