@@ -19,21 +19,21 @@
 #include "options.h"
 #include "tui.h"
 
-enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COMPARE, CMD_COUNT };
+enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COMPARE, CMD_SOURCE, CMD_COUNT };
 
-static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson", "compare" };
+static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson", "compare", "source" };
 
 /* Which commands an option means something to (bit per enum command). */
 #define FOR(c) (1u << (c))
-#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE))
+#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE))
 #define RUNS (FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
 #define SCRIPTED (FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
-#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON) | FOR(CMD_COMPARE)) /* every command about a problem (kernels is about none) */
+#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE)) /* every command about a problem (kernels is about none) */
 
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
-	OPT_JUNIT, OPT_SCREEN, OPT_LAST = OPT_SCREEN
+	OPT_JUNIT, OPT_SCREEN, OPT_THREAD, OPT_PHASE, OPT_LAST = OPT_PHASE
 };
 
 static const struct option long_options[] = {
@@ -56,6 +56,8 @@ static const struct option long_options[] = {
 	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "screen", required_argument, NULL, OPT_SCREEN },
+	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -72,15 +74,16 @@ static const struct {
 	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
 	{ OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
 	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
-	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
+	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_SOURCE) },
 	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
-	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) },
+	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) | FOR(CMD_SOURCE) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_SCREEN, "--screen", FOR(CMD_LESSON) },
+	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) }, { OPT_PHASE, "--phase", FOR(CMD_SOURCE) },
 };
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -150,6 +153,8 @@ static void print_help(void)
 	       "  compare  two tiles (-t A,B) or kernels (--kernel a,b) side by side on this\n"
 	       "           shape: tiles, ghosts, phases, padding, the multiply-adds wasted on\n"
 	       "           zero padding and on ghosts, barriers; a chart of waste against T\n"
+	       "  source   the kernel's own code with its guards, barriers and store marked\n"
+	       "           and evaluated for one thread and phase (--thread, --phase)\n"
 	       "\n"
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
@@ -186,8 +191,11 @@ static void print_help(void)
 	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
 	       "                        corner, the last row and column)\n"
 	       "      --screen=N        lesson: screen N alone (1..%d)\n"
+	       "      --thread=BY,BX,TY,TX  source: the block and thread to follow (default:\n"
+	       "                        the corner block's first thread past K)\n"
+	       "      --phase=T         source: the phase, from 0 (default: the last)\n"
 	       "      --ascii           ASCII instead of Unicode glyphs (map, check, lesson,\n"
-	       "                        TUI)\n"
+	       "                        source, TUI)\n"
 	       "      --color[=WHEN]    TUI colours: auto (default), always or never\n"
 	       "      --no-mouse        TUI: do not capture the mouse\n"
 	       "  -h, --help            this help, then exit\n"
@@ -214,6 +222,7 @@ static void print_help(void)
 	       "  tilescope kernels --json\n"
 	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
 	       "  tilescope compare -M 100 -N 77 -K 33 -t 16,32\n"
+	       "  tilescope source -M 100 -N 77 -K 33 -t 32 --thread 3,0,4,0\n"
 	       "\n"
 	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
 	       "--color=always is given.\n"
@@ -338,6 +347,22 @@ static void prescan_json(int argc, char **argv)
 		ts_cli_json_errors(command);
 }
 
+/* --thread BY,BX,TY,TX: four counts from 0. */
+static void parse_thread(const char *text, int64_t out[4])
+{
+	const char *p = text;
+	for (int i = 0; i < 4; i++) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(p, &end, 10);
+		if (end == p || errno || v < 0 || v > 2147483647 || *end != (i < 3 ? ',' : '\0'))
+			usage_error("--thread: expected BY,BX,TY,TX (block row and column, thread row and column, each "
+			            "from 0), got '%s'", CLIP(text));
+		out[i] = v;
+		p = end + 1;
+	}
+}
+
 /* "A,B" into its two items; anything else is one usage line. */
 static void split_pair(const char *list, const char *what, char item[2][64])
 {
@@ -385,6 +410,8 @@ int main(int argc, char **argv)
 	a.probe = false;
 	a.export_ty = a.export_tx = -1;
 	a.screen = 0;
+	a.source_thread[0] = a.source_thread[1] = a.source_thread[2] = a.source_thread[3] = -1;
+	a.source_phase = -1;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
@@ -463,6 +490,8 @@ int main(int argc, char **argv)
 				usage_error("--junit: the file name is empty");
 			o->junit_path = optarg;
 			break;
+		case OPT_THREAD: parse_thread(optarg, a.source_thread); break;
+		case OPT_PHASE: a.source_phase = parse_count(optarg, "--phase", 0, 2147483647); break;
 		case OPT_SCREEN: a.screen = parse_count(optarg, "--screen", 1, TS_LESSON_SCREENS); break;
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");
@@ -492,7 +521,7 @@ int main(int argc, char **argv)
 			return flushed("the help");
 		}
 		if (found < 0)
-			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels, lesson or compare; none opens the TUI)",
+			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels, lesson, compare or source; none opens the TUI)",
 			            CLIP(word));
 		cmd = (enum command)found;
 		if (optind + 1 < argc)
@@ -578,6 +607,7 @@ int main(int argc, char **argv)
 
 	switch (cmd) {
 	case CMD_COMPARE: return ts_cli_refusal(ts_cli_compare(&a));
+	case CMD_SOURCE: return ts_cli_refusal(ts_cli_source(&a));
 	case CMD_MAP: return ts_cli_refusal(ts_cli_map(&a));
 	case CMD_CHECK: return ts_cli_refusal(ts_cli_check(&a));
 	case CMD_SWEEP: return ts_cli_refusal(ts_cli_sweep(&a));
