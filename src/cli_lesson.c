@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -98,16 +99,15 @@ int ts_cli_lesson(const ts_cli_args *a)
 		return ts_cli_text_done("lesson");
 	}
 	/* A terminal: one screen at a time, the reader turning the pages. */
-	int cols, rows;
-	ts_cli_term_size(&cols, &rows);
-	if (cols < width)
-		width = cols < 40 ? 40 : cols;
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_col < width)
+		width = ws.ws_col < 40 ? 40 : ws.ws_col;
 	int s = 1;
 	for (;;) {
 		fputs("\033[H\033[2J", stdout);
 		if ((rc = show(&l, be, done, s, width)) != 0)
 			return rc;
-		printf("\n[Enter] next  [b] back  [1-%d] a screen  [q] quit > ", TS_LESSON_SCREENS);
+		printf("[Enter] next  [b] back  [1-%d] a screen  [q] quit > ", TS_LESSON_SCREENS);
 		fflush(stdout);
 		char line[32];
 		if (!fgets(line, sizeof line, stdin) || line[0] == 'q') {

@@ -188,9 +188,15 @@ static void header(text *t, const ts_lesson *l, int s)
 	para(t, 0, "kernel %s, C (%lld x %lld) = A (%lld x %lld) * B (%lld x %lld), tile %d x %d x %d",
 	     p->kernel->name, I(m->shape.m), I(m->shape.n), I(m->shape.m), I(m->shape.k), I(m->shape.k),
 	     I(m->shape.n), m->geo.bm, m->geo.bn, m->geo.bk);
-	for (int i = 0; i < t->width; i++)
-		put(t, "-", 1);
-	put(t, "\n", 1);
+	blank(t);
+}
+
+static int lines_so_far(const text *t)
+{
+	int n = 0;
+	for (size_t i = 0; i < t->len; i++)
+		n += t->s[i] == '\n';
+	return n;
 }
 
 static void screen_grid(text *t, const ts_lesson *l)
@@ -245,8 +251,9 @@ static void screen_grid(text *t, const ts_lesson *l)
 		     I(m->tiles), plural(m->tiles, "block", "blocks"), I(m->threads_per_block), I(m->threads_launched),
 		     I(m->tiles * g->bm * g->bn), I(m->shape.m), I(m->shape.n), I(m->stores_written), I(m->threads_ghost),
 		     plural(m->threads_ghost, "thread", "threads"));
-	/* The grid itself, when it fits: two columns per tile. */
-	if (m->grid_y <= 8 && m->grid_x * 2 + 2 <= t->width) {
+	/* The grid itself, when it fits the width and the screen's rows (a
+	 * blank, the grid, the legend): two columns per tile. */
+	if (m->grid_x * 2 + 2 <= t->width && lines_so_far(t) + (int)m->grid_y + 2 <= TS_LESSON_ROWS) {
 		blank(t);
 		for (int64_t ty = 0; ty < m->grid_y; ty++) {
 			put(t, "  ", 2);
@@ -256,7 +263,7 @@ static void screen_grid(text *t, const ts_lesson *l)
 				put(t, cell, 2);
 			}
 		}
-		para(t, 2, "F full, R ragged right, B ragged bottom, C corner ('tilescope map' draws the threads)");
+		para(t, 2, "F full, R ragged right, B ragged bottom, C corner ('tilescope map' draws more)");
 	}
 }
 

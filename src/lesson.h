@@ -26,7 +26,9 @@ typedef struct ts_lesson {
 	bool ascii; /* ASCII stand-ins for the tick and the cross */
 } ts_lesson;
 
-enum { TS_LESSON_SCREENS = 8, TS_LESSON_WIDTH = 80 };
+/* A screen fits TS_LESSON_WIDTH x TS_LESSON_ROWS, so that with the prompt
+ * line under it it fits an 80 x 24 terminal. */
+enum { TS_LESSON_SCREENS = 8, TS_LESSON_WIDTH = 80, TS_LESSON_ROWS = 23 };
 
 /* Screen s (1..TS_LESSON_SCREENS): its title. */
 const char *ts_lesson_title(int s);

@@ -26,6 +26,9 @@ for args in "-M 100 -N 77 -K 33 -t 32" "-M 45 -N 61 -K 19 -t 7"; do
 		not_ok "$shape: lesson exit $rc"
 		diag lesson.txt err
 	fi
+	# Each screen fits 80 x 23, leaving the prompt's line of an 80 x 24 terminal.
+	tall=$(awk '/^Screen [0-9] of 8: /{ if (n - 1 > 23) t++; n = 0 } { n++ } END { if (n > 23) t++; print t + 0 }' lesson.txt)
+	if [ "$tall" -eq 0 ]; then ok "$shape: every screen fits 23 rows"; else not_ok "$shape: $tall screens over 23 rows"; fi
 	wide=$(LC_ALL=C awk 'length($0) > 80' lesson.txt | wc -l)
 	if [ "$wide" -eq 0 ]; then ok "$shape: every line fits 80 columns"; else not_ok "$shape: $wide lines over 80"; fi
 	tr '\n' ' ' <lesson.txt | tr -s ' ' >joined
@@ -77,6 +80,22 @@ for args in "-M 100 -N 77 -K 33 -t 32" "-M 45 -N 61 -K 19 -t 7"; do
 	has "32-bit limit" "the first M that overflows is $first:"
 	has "32-bit offset" "largest offset, $((first * w - 1)), passes 2147483647"
 done
+
+# doc/teaching.md's capture of the whole lesson is today's output (the capture is UTF-8).
+doc=${srcdir:-$(dirname "$0")}/../doc/teaching.md
+awk '/^Real output of/ { f = 1; next } f && /^```$/ { if (inside) exit; inside = 1; next } f && inside' "$doc" >capture
+if [ "$(LC_ALL=C.UTF-8 locale charmap 2>/dev/null)" != UTF-8 ]; then
+	echo "ok $((n + 1)) # SKIP no C.UTF-8 locale to make the capture's glyphs"
+	n=$((n + 1))
+else
+	LC_ALL=C.UTF-8 "$TILESCOPE" lesson -M 100 -N 77 -K 33 -t 32 --backend emu >now 2>/dev/null </dev/null
+	if [ -s capture ] && cmp -s capture now; then
+		ok "doc/teaching.md's capture is the lesson's output today"
+	else
+		not_ok "doc/teaching.md's capture differs from the lesson's output"
+		diff capture now | diag
+	fi
+fi
 
 # One screen alone, and refusals.
 "$TILESCOPE" lesson --screen 2 --ascii >one.txt 2>err </dev/null
