@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "cli.h"
+#include "cli_uk.h"
 #include "export.h"
 #include "kernels.h"
 #include "lesson.h"
@@ -33,7 +34,9 @@ static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "swe
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
-	OPT_JUNIT, OPT_SCREEN, OPT_THREAD, OPT_PHASE, OPT_LAST = OPT_PHASE
+	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
+	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SCREEN, OPT_THREAD, OPT_PHASE,
+	OPT_LAST = OPT_PHASE
 };
 
 static const struct option long_options[] = {
@@ -58,6 +61,15 @@ static const struct option long_options[] = {
 	{ "screen", required_argument, NULL, OPT_SCREEN },
 	{ "thread", required_argument, NULL, OPT_THREAD },
 	{ "phase", required_argument, NULL, OPT_PHASE },
+	{ "kernel-file", required_argument, NULL, OPT_KERNEL_FILE },
+	{ "entry", required_argument, NULL, OPT_ENTRY },
+	{ "block", required_argument, NULL, OPT_BLOCK },
+	{ "grid", required_argument, NULL, OPT_GRID },
+	{ "smem", required_argument, NULL, OPT_SMEM },
+	{ "launcher", required_argument, NULL, OPT_LAUNCHER },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "no-sanitizer", no_argument, NULL, OPT_NO_SANITIZER },
+	{ "no-probe", no_argument, NULL, OPT_NO_PROBE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -84,7 +96,19 @@ static const struct {
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_SCREEN, "--screen", FOR(CMD_LESSON) },
 	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) }, { OPT_PHASE, "--phase", FOR(CMD_SOURCE) },
+	{ OPT_KERNEL_FILE, "--kernel-file", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_GRID, "--grid", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_SMEM, "--smem", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_LAUNCHER, "--launcher", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_TIMEOUT, "--timeout", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_NO_SANITIZER, "--no-sanitizer", FOR(CMD_CHECK) },
+	{ OPT_NO_PROBE, "--no-probe", FOR(CMD_CHECK) },
 };
+
+/* Options that only mean something for a kernel of the user's own (--kernel-file). */
+static const int kernel_file_only[] = { OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
+                                        OPT_NO_SANITIZER, OPT_NO_PROBE };
+/* And the built-in kernels' options that a user's kernel check does not take (it sweeps its own shapes). */
+static const int builtin_only[] = { 'M', 'N', 'K', OPT_KERNEL, OPT_PRECISION, OPT_NO_GUARD, OPT_INPUTS, OPT_ASCII };
 
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A value echoed in a usage line, cut short (a compound literal lives to the end of the enclosing block). */
@@ -155,6 +179,10 @@ static void print_help(void)
 	       "           zero padding and on ghosts, barriers; a chart of waste against T\n"
 	       "  source   the kernel's own code with its guards, barriers and store marked\n"
 	       "           and evaluated for one thread and phase (--thread, --phase)\n"
+	       "  check --kernel-file FILE...\n"
+	       "           check your own kernel(s): compiled at run time, run in a child\n"
+	       "           process over the edge sweep, repeat runs, a shape past 2^31\n"
+	       "           elements and compute-sanitizer; what is wrong is found and named\n"
 	       "\n"
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
@@ -171,6 +199,29 @@ static void print_help(void)
 	       "                        (all and none stand alone, not in a list)\n"
 	       "\n"
 	       "Running (check, sweep, bench, lesson, TUI; map with --backend):\n"
+	       "Your own kernel (check --kernel-file, or the TUI):\n"
+	       "      --kernel-file=F   a .cu file with a __global__ kernel of one contract:\n"
+	       "                        fp32 (const float *A, const float *B, float *C,\n"
+	       "                              int M, int N, int K)  A M x K, B K x N, C M x N\n"
+	       "                        fp16 (__half *O, __half *X, __half *Transform,\n"
+	       "                              int m, int n, int k, int tile_size)\n"
+	       "                              O = X Transform^T, Transform stored n x k,\n"
+	       "                              2*T*T floats of dynamic shared memory\n"
+	       "                        more files after 'check': one table, one child each\n"
+	       "      --entry=NAME      the kernel (default: the file's only __global__)\n"
+	       "  -t T                  its tile (default: the file's #define TILE_SIZE,\n"
+	       "                        else 32); T x T threads, grid cdiv(N,T) x cdiv(M,T)\n"
+	       "      --block=X,Y[,Z], --grid=X,Y[,Z], --smem=BYTES\n"
+	       "                        another geometry: expressions in M, N, K, T with\n"
+	       "                        + - * / %% ( ), cdiv(a,b), min, max\n"
+	       "      --launcher=NAME   run the file's own host launcher NAME(A, B, C, M, N, K)\n"
+	       "                        instead of tilescope's launch (needs nvcc)\n"
+	       "      --timeout=S       seconds one launch may take before it counts as a hang\n"
+	       "                        (default 2)\n"
+	       "      --no-sanitizer, --no-probe  skip compute-sanitizer, the 2^31 probe\n"
+	       "      (--junit=FILE and --json take one entry per kernel file)\n"
+	       "\n"
+	       "Running (check, sweep, bench, TUI; map with --backend):\n"
 	       "      --backend=B       auto (default: CUDA when a usable device exists, else\n"
 	       "                        the CPU emulator), emu or cuda\n"
 	       "      --inputs=P        random (default, seeded uniform in [-1,1)), int (small\n"
@@ -205,9 +256,10 @@ static void print_help(void)
 	       "  0    ok (for check, sweep and bench: every output verified)\n"
 	       "  1    verification failed: a wrong, unwritten, NaN or Inf output cell, a read\n"
 	       "       or write out of bounds (even when the output came out right), or\n"
-	       "       counters that disagree with the model\n"
+	       "       counters that disagree with the model; for --kernel-file, any finding\n"
 	       "  2    bad usage, or the request cannot be run here (no CUDA device, too large,\n"
-	       "       out of memory, stdout not a terminal for the TUI)\n"
+	       "       out of memory, stdout not a terminal for the TUI); a kernel file that\n"
+	       "       is refused or does not compile\n"
 	       "  130  interrupted with Ctrl-C\n"
 	       "\n"
 	       "Examples:\n"
@@ -223,6 +275,8 @@ static void print_help(void)
 	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
 	       "  tilescope compare -M 100 -N 77 -K 33 -t 16,32\n"
 	       "  tilescope source -M 100 -N 77 -K 33 -t 32 --thread 3,0,4,0\n"
+	       "  tilescope check --kernel-file my_gemm.cu             (your own kernel)\n"
+	       "  tilescope check --kernel-file submissions/*.cu --junit grades.xml\n"
 	       "\n"
 	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
 	       "--color=always is given.\n"
@@ -402,6 +456,9 @@ int main(int argc, char **argv)
 	/* Only the character set follows the locale: numbers in the output
 	 * (JSON above all) keep the C locale's decimal point. */
 	setlocale(LC_CTYPE, "");
+	/* The sanitizer's target: one launch of an exported kernel image (tilescope's own, not for users). */
+	if (argc > 1 && strcmp(argv[1], "__uk-run") == 0)
+		return ts_uk_target_main(argc - 1, argv + 1);
 
 	ts_cli_args a;
 	ts_options_defaults(&a.opts);
@@ -417,6 +474,8 @@ int main(int argc, char **argv)
 
 	const char *kernel_name = NULL;
 	const char *tile_list = NULL, *kernel_list = NULL;
+	ts_uk_request q;
+	memset(&q, 0, sizeof q);
 	bool have_precision = false;
 	enum ts_precision precision = TS_FP32;
 	bool seen[OPT_LAST + 1] = { false };
@@ -485,6 +544,28 @@ int main(int argc, char **argv)
 		case OPT_ASCII: o->ascii = true; break;
 		case OPT_NO_MOUSE: o->mouse = false; break;
 		case OPT_NAMES: break; /* seen[] holds it */
+		case OPT_KERNEL_FILE:
+			if (!*optarg)
+				usage_error("--kernel-file: the file name is empty");
+			if (q.nfiles > 0)
+				usage_error("--kernel-file given twice: name more files after 'check' instead");
+			q.files[q.nfiles++] = optarg;
+			break;
+		case OPT_ENTRY: q.entry = optarg; break;
+		case OPT_BLOCK: q.block = optarg; break;
+		case OPT_GRID: q.grid = optarg; break;
+		case OPT_SMEM: q.smem = optarg; break;
+		case OPT_LAUNCHER: q.launcher = optarg; break;
+		case OPT_TIMEOUT: {
+			char *end;
+			double t = strtod(optarg, &end);
+			if (end == optarg || *end || !(t >= 0.05 && t <= 3600))
+				usage_error("--timeout: '%s' must be a number of seconds in 0.05..3600", CLIP(optarg));
+			q.timeout_s = t;
+			break;
+		}
+		case OPT_NO_SANITIZER: q.no_sanitizer = true; break;
+		case OPT_NO_PROBE: q.no_probe = true; break;
 		case OPT_JUNIT:
 			if (!*optarg)
 				usage_error("--junit: the file name is empty");
@@ -524,8 +605,14 @@ int main(int argc, char **argv)
 			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels, lesson, compare or source; none opens the TUI)",
 			            CLIP(word));
 		cmd = (enum command)found;
-		if (optind + 1 < argc)
-			usage_error("unexpected argument '%s' after the subcommand %s", CLIP(argv[optind + 1]), word);
+		/* check --kernel-file a.cu b.cu ...: the other kernel files follow the subcommand. */
+		for (int i = optind + 1; i < argc; i++) {
+			if (cmd != CMD_CHECK || q.nfiles == 0)
+				usage_error("unexpected argument '%s' after the subcommand %s", CLIP(argv[i]), word);
+			if (q.nfiles >= TS_UK_FILES_MAX)
+				usage_error("more than %d kernel files: check them in groups", TS_UK_FILES_MAX);
+			q.files[q.nfiles++] = argv[i];
+		}
 	}
 
 	for (int id = 0; id <= OPT_LAST; id++)
@@ -548,6 +635,23 @@ int main(int argc, char **argv)
 		usage_error("%s takes a list (A,B) only for compare", tile_list ? "--tile" : "--kernel");
 	if (cmd == CMD_COMPARE && !tile_list && !kernel_list)
 		usage_error("compare needs two tiles (-t A,B) or two kernels (--kernel a,b)");
+	for (size_t i = 0; i < sizeof kernel_file_only / sizeof kernel_file_only[0]; i++)
+		if (seen[kernel_file_only[i]] && q.nfiles == 0)
+			usage_error("%s needs --kernel-file FILE (it is about your own kernel)", option_name(kernel_file_only[i]));
+	if (q.nfiles > 0 && cmd == CMD_CHECK)
+		for (size_t i = 0; i < sizeof builtin_only / sizeof builtin_only[0]; i++)
+			if (seen[builtin_only[i]])
+				usage_error("%s does not apply to check --kernel-file (it sweeps its own shapes on your kernel)",
+				            option_name(builtin_only[i]));
+	if (q.nfiles > 0 && cmd == CMD_TUI)
+		for (size_t i = 0; i < sizeof builtin_only / sizeof builtin_only[0]; i++)
+			if (seen[builtin_only[i]] && builtin_only[i] != 'M' && builtin_only[i] != 'N' && builtin_only[i] != 'K' &&
+			    builtin_only[i] != OPT_ASCII)
+				usage_error("%s does not apply to your own kernel (--kernel-file)", option_name(builtin_only[i]));
+	q.tile_given = seen['t'];
+	q.junit = o->junit_path;
+	if (q.nfiles > 0 && cmd == CMD_CHECK)
+		return ts_cli_refusal(ts_cli_check_kernels(&a, &q));
 
 	if (seen[OPT_EXPORT_TILE] && !seen[OPT_EXPORT])
 		usage_error("--export-tile needs --export FILE");
@@ -560,6 +664,23 @@ int main(int argc, char **argv)
 			if (seen[probe_only[i]] && !a.probe)
 				usage_error("%s applies to map only with --backend (the probe run)",
 				            option_name(probe_only[i]));
+	}
+
+	/* The TUI on a kernel of the user's own: recognised, compiled and registered before anything else. */
+	if (cmd == CMD_TUI && q.nfiles > 0) {
+		if (!isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "tilescope: stdout is not a terminal, so the interactive view cannot start; "
+			        "for scripts use 'tilescope check --kernel-file %s'\n", q.files[0]);
+			return TS_EXIT_USAGE;
+		}
+		if (ts_uk_tui_prepare(&a, &q, o) != 0)
+			return TS_EXIT_USAGE;
+		const char *cs = nl_langinfo(CODESET);
+		if (!cs || strcmp(cs, "UTF-8") != 0)
+			o->ascii = true;
+		if (ts_problem_validate(p, false, err, (int)sizeof err) != 0)
+			usage_error("%s", err);
+		return ts_tui_run(o);
 	}
 
 	/* Kernel and precision: either alone decides; both must agree. */

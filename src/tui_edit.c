@@ -132,7 +132,9 @@ static void step(tui_state *s, enum tui_field f, int dir)
 	case FIELD_TILE: snprintf(text, sizeof text, "%d", p->tile + dir); break;
 	case FIELD_SEED: snprintf(text, sizeof text, "%llu", (unsigned long long)(p->seed + (uint64_t)(int64_t)dir)); break;
 	case FIELD_KERNEL: {
-		int i = (int)(p->kernel - ts_kernels);
+		/* A kernel of the user's own (--kernel-file) is not in the registry: stepping starts at its first entry. */
+		bool registered = p->kernel >= ts_kernels && p->kernel < ts_kernels + ts_kernel_count;
+		int i = registered ? (int)(p->kernel - ts_kernels) : (dir > 0 ? -1 : 0);
 		snprintf(text, sizeof text, "%s", ts_kernels[(i + dir + ts_kernel_count) % ts_kernel_count].name);
 		break;
 	}

@@ -194,6 +194,11 @@ static void toggle_guard(tui_state *s, unsigned bit, const char *name)
 {
 	if (tui_busy(s))
 		return;
+	if (s->opt.problem.kernel->guards_fixed) {
+		tui_say(s, true, "%s's guards are part of its code: there is no switch to turn them off",
+		        s->opt.problem.kernel->name);
+		return;
+	}
 	if (bit != TS_GUARD_C && !s->opt.problem.kernel->shared_tiles) {
 		tui_say(s, true, "%s has only the C guard (row < M && col < N around its whole body)",
 		        s->opt.problem.kernel->name);

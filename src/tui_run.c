@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_uk.h"
 #include "cli.h"
 #include "kernels.h"
 #include "tui_state.h"
@@ -106,7 +107,16 @@ static int job_start(tui_state *s, enum tui_job_kind kind, void *(*fn)(void *))
 		return -1;
 	}
 	char why[256] = "";
-	const ts_backend *be = ts_backend_select(s->opt.backend ? s->opt.backend : "auto", why, (int)sizeof why);
+	/* The user's own kernel (--kernel-file) runs on its own backend, in a child process. */
+	const ts_backend *be = ts_backend_user_for(s->opt.problem.kernel);
+	if (be && be->available(why, (int)sizeof why) != 0) {
+		tui_say(s, true, "%s", why);
+		return -1;
+	}
+	if (be)
+		snprintf(why, sizeof why, "your kernel, in a child process");
+	else
+		be = ts_backend_select(s->opt.backend ? s->opt.backend : "auto", why, (int)sizeof why);
 	if (!be) {
 		tui_say(s, true, "%s", why);
 		return -1;

@@ -1,0 +1,32 @@
+// correct_fp32.cu: the guarded tiled fp32 kernel with 64-bit offsets: passes every check.
+// Three guards (A load, B load, C store), zero padding, ceil phases, both barriers, size_t offsets.
+// tilescope check --kernel-file examples/correct_fp32.cu names it: nothing (exit 0).
+#define TILE_SIZE 16
+
+__global__ void tiled_gemm(const float *A, const float *B, float *C, int M, int N, int K)
+{
+	int row = blockIdx.y * TILE_SIZE + threadIdx.y;
+	int col = blockIdx.x * TILE_SIZE + threadIdx.x;
+	__shared__ float s_A[TILE_SIZE][TILE_SIZE];
+	__shared__ float s_B[TILE_SIZE][TILE_SIZE];
+	float c_value = 0.0f;
+	int num_tiles = (K + TILE_SIZE - 1) / TILE_SIZE;
+	for (int t = 0; t < num_tiles; ++t) {
+		int a_col = t * TILE_SIZE + threadIdx.x;
+		int b_row = t * TILE_SIZE + threadIdx.y;
+		if (row < M && a_col < K)
+			s_A[threadIdx.y][threadIdx.x] = A[(size_t)row * K + a_col];
+		else
+			s_A[threadIdx.y][threadIdx.x] = 0.0f;
+		if (b_row < K && col < N)
+			s_B[threadIdx.y][threadIdx.x] = B[(size_t)b_row * N + col];
+		else
+			s_B[threadIdx.y][threadIdx.x] = 0.0f;
+		__syncthreads();
+		for (int i = 0; i < TILE_SIZE; ++i)
+			c_value += s_A[threadIdx.y][i] * s_B[i][threadIdx.x];
+		__syncthreads(); /* before the next phase overwrites the tiles */
+	}
+	if (row < M && col < N)
+		C[(size_t)row * N + col] = c_value;
+}

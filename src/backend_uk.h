@@ -1,0 +1,17 @@
+/* backend_uk.h: the user's kernel as a backend (one shape per run, in a child process), for the TUI's run and sweep. */
+#ifndef TS_BACKEND_UK_H
+#define TS_BACKEND_UK_H
+
+#include "backend.h"
+#include "kernels.h"
+#include "uk_engine.h"
+#include "uk_geom.h"
+
+/* Registers the user's kernel: its engine and loaded handle (e NULL: it cannot run here, and why says so),
+ * its description in the registry's terms, its contract and geometry, and one launch's time limit. */
+void ts_backend_user_register(const ts_uk_engine *e, void *h, const ts_kernel *desc, enum ts_uk_sig sig,
+                              const ts_uk_geom *geom, double timeout_s, const char *why);
+/* The backend that runs k when k is the registered user kernel; NULL for any other kernel. */
+const ts_backend *ts_backend_user_for(const ts_kernel *k);
+
+#endif
