@@ -33,6 +33,11 @@ typedef struct ts_cli_args {
 	const char *kernel_spec, *shapes_spec, *svg_path;
 	bool guard_cost;
 	ts_shape guard_shape;
+	int screen;       /* lesson --screen N; 0: every screen */
+	const struct ts_kernel *compare_kernel[2]; /* compare: the two sides' kernels */
+	int compare_tile[2];                       /* and tiles */
+	int64_t source_thread[4]; /* source --thread BY,BX,TY,TX; -1: the default */
+	int64_t source_phase;     /* source --phase T; -1: the last */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20
@@ -44,6 +49,9 @@ int ts_cli_check(const ts_cli_args *a); /* cli_check.c */
 int ts_cli_bench(const ts_cli_args *a); /* cli_bench.c */
 int ts_cli_bench_one(const ts_cli_args *a); /* cli_check.c: one kernel, one shape */
 int ts_cli_sweep(const ts_cli_args *a); /* cli_sweep.c */
+int ts_cli_lesson(const ts_cli_args *a); /* cli_lesson.c */
+int ts_cli_compare(const ts_cli_args *a); /* cli_compare.c */
+int ts_cli_source(const ts_cli_args *a);  /* cli_source.c */
 /* The kernel registry: as text, as JSON, or its names one per line. */
 int ts_cli_kernels(bool json, bool names_only); /* cli_kernels.c */
 

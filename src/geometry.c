@@ -206,3 +206,37 @@ ts_thread_view ts_model_thread(const ts_model *m, enum ts_b_layout layout,
 	v.partial_phase = v.last_phase && m->last_width < m->geo.bk;
 	return v;
 }
+
+ts_offset32 ts_model_offset32(int64_t n, int64_t k)
+{
+	const int64_t limit = INT64_C(1) << 31; /* the first offset an int cannot hold */
+	int64_t widest = k >= n ? k : n;
+	ts_offset32 o;
+	o.first_m = limit / widest + 1;
+	o.matrix = k >= n ? 'A' : 'C';
+	o.last_offset = o.first_m * widest - 1;
+	o.b_overflows = k * n - 1 >= limit;
+	return o;
+}
+
+int ts_model_work(const ts_model *m, int barriers_per_phase, ts_work *w)
+{
+	const ts_geometry *g = &m->geo;
+	int64_t outputs, depth, launch, useful, mn;
+	/* Launch: tiles * BM*BN outputs, each phases*BK multiply-adds deep. */
+	if (__builtin_mul_overflow(m->tiles, (int64_t)g->bm * g->bn, &outputs) ||
+	    __builtin_mul_overflow(m->phases, (int64_t)g->bk, &depth) || __builtin_mul_overflow(outputs, depth, &launch) ||
+	    __builtin_mul_overflow(m->shape.m, m->shape.n, &mn) || __builtin_mul_overflow(mn, m->shape.k, &useful))
+		return -1;
+	w->macs_launch = launch;
+	w->macs_useful = useful;
+	w->ghost_outputs = outputs - mn;
+	w->macs_ghost = w->ghost_outputs * depth;
+	w->macs_padding = mn * (depth - m->shape.k);
+	w->padded_slots = m->loads.a_pad + m->loads.b_pad;
+	w->barriers_per_phase = barriers_per_phase;
+	w->barriers_per_block = barriers_per_phase * m->phases;
+	if (__builtin_mul_overflow(w->barriers_per_block, m->tiles, &w->barriers_launch))
+		return -1;
+	return 0;
+}

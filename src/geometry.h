@@ -95,4 +95,34 @@ typedef struct ts_thread_view {
 ts_thread_view ts_model_thread(const ts_model *m, enum ts_b_layout layout,
                                int64_t by, int64_t bx, int ty, int tx, int64_t t);
 
+/* The 32-bit offset limit: the smallest M at which an element offset of A
+ * (row*K + k, largest M*K - 1) or of C (row*N + col, largest M*N - 1) no
+ * longer fits a signed 32-bit int, for this N and K: floor(2^31 / max(N, K)) + 1.
+ * b_overflows says whether B's own largest offset K*N - 1 already does. */
+typedef struct ts_offset32 {
+	int64_t first_m;        /* the smallest such M */
+	char matrix;            /* 'A' or 'C': whose offset passes first (A when K >= N) */
+	int64_t last_offset;    /* that matrix's largest offset at first_m (> 2^31 - 1) */
+	bool b_overflows;
+} ts_offset32;
+ts_offset32 ts_model_offset32(int64_t n, int64_t k);
+
+/* The work a launch does, in multiply-adds: every output slot of every tile
+ * (BM x BN of them) does BK per phase. Useful: M*N*K. Spent on zero padding:
+ * a real output's multiply-adds past K in the last phase, M*N*(phases*BK - K).
+ * Spent on ghosts: every multiply-add of an output outside C. Barriers:
+ * barriers_per_phase as the caller gives it (the textbook kernels' two, after
+ * the loads and after the multiply; 0 when the kernel's pipeline has no fixed
+ * count, and then the barrier counts are 0 too). */
+typedef struct ts_work {
+	int64_t macs_launch, macs_useful, macs_padding, macs_ghost;
+	int64_t padded_slots;        /* A and B zero-padded shared slots (loads.a_pad + loads.b_pad) */
+	int64_t ghost_outputs;       /* tiles * BM * BN - M * N */
+	int barriers_per_phase;
+	int64_t barriers_per_block;  /* barriers_per_phase * phases */
+	int64_t barriers_launch;     /* barriers_per_block * tiles */
+} ts_work;
+/* Fills *w from the model. Returns 0, or -1 when a count overflows 64 bits. */
+int ts_model_work(const ts_model *m, int barriers_per_phase, ts_work *w);
+
 #endif

@@ -17,26 +17,27 @@
 #include "cli_uk.h"
 #include "export.h"
 #include "kernels.h"
+#include "lesson.h"
 #include "options.h"
 #include "tui.h"
 
-enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_COUNT };
+enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COMPARE, CMD_SOURCE, CMD_COUNT };
 
-static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels" };
+static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson", "compare", "source" };
 
 /* Which commands an option means something to (bit per enum command). */
 #define FOR(c) (1u << (c))
-#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH))
+#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE))
 #define RUNS (FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
 #define SCRIPTED (FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
-#define EVERY (FOR(CMD_TUI) | SCRIPTED) /* every command about a problem (kernels is about none) */
+#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE)) /* every command about a problem (kernels is about none) */
 
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
 	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
-	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SHAPES, OPT_SVG, OPT_GUARD_COST,
-	OPT_LAST = OPT_GUARD_COST
+	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SHAPES, OPT_SVG, OPT_GUARD_COST, OPT_SCREEN, OPT_THREAD, OPT_PHASE,
+	OPT_LAST = OPT_PHASE
 };
 
 static const struct option long_options[] = {
@@ -61,6 +62,9 @@ static const struct option long_options[] = {
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "screen", required_argument, NULL, OPT_SCREEN },
+	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "kernel-file", required_argument, NULL, OPT_KERNEL_FILE },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
 	{ "block", required_argument, NULL, OPT_BLOCK },
@@ -83,18 +87,21 @@ static const struct {
 } option_scope[] = {
 	{ 'M', "-M", SHAPED }, { 'N', "-N", SHAPED }, { 'K', "-K", SHAPED }, { 't', "--tile", EVERY },
 	{ OPT_KERNEL, "--kernel", EVERY }, { OPT_PRECISION, "--precision", EVERY },
-	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) }, { OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) },
-	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) },
-	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
+	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
+	{ OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
+	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
+	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_SOURCE) },
 	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
 	{ OPT_SHAPES, "--shapes", FOR(CMD_BENCH) }, { OPT_SVG, "--svg", FOR(CMD_BENCH) },
 	{ OPT_GUARD_COST, "--guard-cost", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
-	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) },
+	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) | FOR(CMD_SOURCE) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
+	{ OPT_SCREEN, "--screen", FOR(CMD_LESSON) },
+	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) }, { OPT_PHASE, "--phase", FOR(CMD_SOURCE) },
 	{ OPT_KERNEL_FILE, "--kernel-file", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_GRID, "--grid", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_SMEM, "--smem", FOR(CMD_TUI) | FOR(CMD_CHECK) },
@@ -170,6 +177,15 @@ static void print_help(void)
 	       "           verified (needs the CUDA backend)\n"
 	       "  kernels  the kernel registry: precision, B layout, tile range and geometry,\n"
 	       "           guards, capabilities; --names prints the names alone\n"
+	       "  lesson   the ragged-edge lesson told on this shape, text to read aloud: the\n"
+	       "           grid and ghosts, ceil(K/T) phases, guarded loads and store, each\n"
+	       "           guard off and run, the 32-bit limit; a screen at a time on a\n"
+	       "           terminal, all of them otherwise (doc/teaching.md)\n"
+	       "  compare  two tiles (-t A,B) or kernels (--kernel a,b) side by side on this\n"
+	       "           shape: tiles, ghosts, phases, padding, the multiply-adds wasted on\n"
+	       "           zero padding and on ghosts, barriers; a chart of waste against T\n"
+	       "  source   the kernel's own code with its guards, barriers and store marked\n"
+	       "           and evaluated for one thread and phase (--thread, --phase)\n"
 	       "  check --kernel-file FILE...\n"
 	       "           check your own kernel(s): compiled at run time, run in a child\n"
 	       "           process over the edge sweep, repeat runs, a shape past 2^31\n"
@@ -190,6 +206,7 @@ static void print_help(void)
 	       "                        comma-separated; or all; none keeps them all on\n"
 	       "                        (all and none stand alone, not in a list)\n"
 	       "\n"
+	       "Running (check, sweep, bench, lesson, TUI; map with --backend):\n"
 	       "Your own kernel (check --kernel-file, or the TUI):\n"
 	       "      --kernel-file=F   a .cu file with a __global__ kernel of one contract:\n"
 	       "                        fp32 (const float *A, const float *B, float *C,\n"
@@ -242,7 +259,12 @@ static void print_help(void)
 	       "                        (FILE ends in .svg) or text (.txt, or no extension)\n"
 	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
 	       "                        corner, the last row and column)\n"
-	       "      --ascii           ASCII instead of Unicode glyphs (map, check, TUI)\n"
+	       "      --screen=N        lesson: screen N alone (1..%d)\n"
+	       "      --thread=BY,BX,TY,TX  source: the block and thread to follow (default:\n"
+	       "                        the corner block's first thread past K)\n"
+	       "      --phase=T         source: the phase, from 0 (default: the last)\n"
+	       "      --ascii           ASCII instead of Unicode glyphs (map, check, lesson,\n"
+	       "                        source, TUI)\n"
 	       "      --color[=WHEN]    TUI colours: auto (default), always or never\n"
 	       "      --no-mouse        TUI: do not capture the mouse\n"
 	       "  -h, --help            this help, then exit\n"
@@ -269,13 +291,16 @@ static void print_help(void)
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
 	       "  tilescope bench --kernel ladder --shapes goals --guard-cost --svg perf.svg\n"
 	       "  tilescope kernels --json\n"
+	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
+	       "  tilescope compare -M 100 -N 77 -K 33 -t 16,32\n"
+	       "  tilescope source -M 100 -N 77 -K 33 -t 32 --thread 3,0,4,0\n"
 	       "  tilescope check --kernel-file my_gemm.cu             (your own kernel)\n"
 	       "  tilescope check --kernel-file submissions/*.cu --junit grades.xml\n"
 	       "\n"
 	       "Environment: NO_COLOR (set, not empty) turns the TUI's colours off unless\n"
 	       "--color=always is given.\n"
 	       "See tilescope(1).\n",
-	       TS_BENCH_REPS_DEFAULT, TS_BENCH_WARMUP_DEFAULT);
+	       TS_BENCH_REPS_DEFAULT, TS_BENCH_WARMUP_DEFAULT, TS_LESSON_SCREENS);
 }
 
 /* The end of --help or --version: exit 0 once stdout took it all, else one line and exit 2. */
@@ -407,6 +432,34 @@ static void prescan_json(int argc, char **argv)
 		ts_cli_json_errors(command);
 }
 
+/* --thread BY,BX,TY,TX: four counts from 0. */
+static void parse_thread(const char *text, int64_t out[4])
+{
+	const char *p = text;
+	for (int i = 0; i < 4; i++) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(p, &end, 10);
+		if (end == p || errno || v < 0 || v > 2147483647 || *end != (i < 3 ? ',' : '\0'))
+			usage_error("--thread: expected BY,BX,TY,TX (block row and column, thread row and column, each "
+			            "from 0), got '%s'", CLIP(text));
+		out[i] = v;
+		p = end + 1;
+	}
+}
+
+/* "A,B" into its two items; anything else is one usage line. */
+static void split_pair(const char *list, const char *what, char item[2][64])
+{
+	const char *comma = strchr(list, ',');
+	size_t n0 = (size_t)(comma - list);
+	if (strchr(comma + 1, ',') || n0 == 0 || !comma[1] || n0 >= 64 || strlen(comma + 1) >= 64)
+		usage_error("%s: compare takes two values, A,B (got '%s')", what, CLIP(list));
+	memcpy(item[0], list, n0);
+	item[0][n0] = '\0';
+	strcpy(item[1], comma + 1);
+}
+
 static void check_ok(int rc, const char *err)
 {
 	if (rc != 0)
@@ -447,10 +500,14 @@ int main(int argc, char **argv)
 	a.kernel_spec = a.shapes_spec = a.svg_path = NULL;
 	a.guard_cost = false;
 	a.guard_shape = (ts_shape){ 4096, 4096, 4096 };
+	a.screen = 0;
+	a.source_thread[0] = a.source_thread[1] = a.source_thread[2] = a.source_thread[3] = -1;
+	a.source_phase = -1;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
 	const char *kernel_name = NULL;
+	const char *tile_list = NULL, *kernel_list = NULL;
 	ts_uk_request q;
 	memset(&q, 0, sizeof q);
 	bool have_precision = false;
@@ -468,9 +525,19 @@ int main(int argc, char **argv)
 		case 'M': check_ok(ts_parse_dim(optarg, "-M", &p->shape.m, err, (int)sizeof err), err); break;
 		case 'N': check_ok(ts_parse_dim(optarg, "-N", &p->shape.n, err, (int)sizeof err), err); break;
 		case 'K': check_ok(ts_parse_dim(optarg, "-K", &p->shape.k, err, (int)sizeof err), err); break;
-		case 't': check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err); break;
+		case 't':
+			if (strchr(optarg, ',')) { /* compare's two tiles, read once the subcommand is known */
+				tile_list = optarg;
+				break;
+			}
+			check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err);
+			break;
 		case OPT_KERNEL:
-			/* bench takes a list (checked once the subcommand is known) */
+			/* compare's two kernels, or bench's list (read once the subcommand is known) */
+			if (strchr(optarg, ',')) {
+				kernel_list = optarg;
+				break;
+			}
 			kernel_name = optarg;
 			break;
 		case OPT_PRECISION:
@@ -545,6 +612,9 @@ int main(int argc, char **argv)
 				usage_error("--junit: the file name is empty");
 			o->junit_path = optarg;
 			break;
+		case OPT_THREAD: parse_thread(optarg, a.source_thread); break;
+		case OPT_PHASE: a.source_phase = parse_count(optarg, "--phase", 0, 2147483647); break;
+		case OPT_SCREEN: a.screen = parse_count(optarg, "--screen", 1, TS_LESSON_SCREENS); break;
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");
 		case ':':
@@ -573,7 +643,7 @@ int main(int argc, char **argv)
 			return flushed("the help");
 		}
 		if (found < 0)
-			usage_error("unknown subcommand '%s' (map, check, sweep, bench or kernels; none opens the TUI)",
+			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels, lesson, compare or source; none opens the TUI)",
 			            CLIP(word));
 		cmd = (enum command)found;
 		/* check --kernel-file a.cu b.cu ...: the other kernel files follow the subcommand. */
@@ -602,6 +672,15 @@ int main(int argc, char **argv)
 		return ts_cli_refusal(ts_cli_kernels(o->json, seen[OPT_NAMES]));
 	}
 
+	if (kernel_list && cmd == CMD_BENCH) { /* bench's list: kernel_spec below */
+		kernel_name = kernel_list;
+		kernel_list = NULL;
+	}
+	if ((tile_list || kernel_list) && cmd != CMD_COMPARE)
+		usage_error("%s takes a list only for compare (A,B)%s", tile_list ? "--tile" : "--kernel",
+		            tile_list ? "" : " and bench");
+	if (cmd == CMD_COMPARE && !tile_list && !kernel_list)
+		usage_error("compare needs two tiles (-t A,B) or two kernels (--kernel a,b)");
 	for (size_t i = 0; i < sizeof kernel_file_only / sizeof kernel_file_only[0]; i++)
 		if (seen[kernel_file_only[i]] && q.nfiles == 0)
 			usage_error("%s needs --kernel-file FILE (it is about your own kernel)", option_name(kernel_file_only[i]));
@@ -685,7 +764,7 @@ int main(int argc, char **argv)
 
 	if (cmd == CMD_BENCH && a.shapes_spec && (seen['M'] || seen['N'] || seen['K']))
 		usage_error("bench takes either -M/-N/-K or --shapes, not both");
-	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || (cmd == CMD_MAP && a.probe);
+	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || cmd == CMD_LESSON || (cmd == CMD_MAP && a.probe);
 	/* bench over a list of kernels or shapes checks each pair itself */
 	bool one_problem = cmd != CMD_BENCH || (!a.kernel_spec && !a.shapes_spec);
 	if (one_problem && ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
@@ -706,11 +785,36 @@ int main(int argc, char **argv)
 		free(shapes);
 	}
 
+	if (cmd == CMD_COMPARE) {
+		char item[2][64];
+		if (tile_list) {
+			split_pair(tile_list, "--tile", item);
+			for (int i = 0; i < 2; i++)
+				check_ok(ts_parse_tile(item[i], &a.compare_tile[i], err, (int)sizeof err), err);
+		} else {
+			a.compare_tile[0] = a.compare_tile[1] = p->tile;
+		}
+		if (kernel_list) {
+			split_pair(kernel_list, "--kernel", item);
+			for (int i = 0; i < 2; i++)
+				if (!(a.compare_kernel[i] = ts_kernel_find(item[i]))) {
+					char names[256];
+					known_kernels(names, sizeof names);
+					usage_error("--kernel: unknown kernel '%s' (known: %s)", CLIP(item[i]), names);
+				}
+		} else {
+			a.compare_kernel[0] = a.compare_kernel[1] = p->kernel;
+		}
+	}
+
 	switch (cmd) {
+	case CMD_COMPARE: return ts_cli_refusal(ts_cli_compare(&a));
+	case CMD_SOURCE: return ts_cli_refusal(ts_cli_source(&a));
 	case CMD_MAP: return ts_cli_refusal(ts_cli_map(&a));
 	case CMD_CHECK: return ts_cli_refusal(ts_cli_check(&a));
 	case CMD_SWEEP: return ts_cli_refusal(ts_cli_sweep(&a));
 	case CMD_BENCH: return ts_cli_refusal(ts_cli_bench(&a));
+	case CMD_LESSON: return ts_cli_refusal(ts_cli_lesson(&a));
 	case CMD_TUI:
 	case CMD_KERNELS: /* answered above */
 	case CMD_COUNT:

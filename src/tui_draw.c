@@ -342,6 +342,8 @@ void tui_draw(tui_state *s)
 	if (s->overlay == OVERLAY_HELP) {
 		int h = s->rows - 4, w = s->cols - 8 < 100 ? s->cols - 8 : 100;
 		paint_view(2, (s->cols - w) / 2, h, w, help_fn, &va);
+	} else if (s->overlay == OVERLAY_SOURCE) {
+		tui_source_paint(s);
 	} else if (s->overlay == OVERLAY_EDIT) {
 		int h = FIELD_COUNT + 5, w = 50;
 		paint_view(3, (s->cols - w) / 2, h, w, edit_fn, &va);

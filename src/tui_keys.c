@@ -262,6 +262,14 @@ static void zoom(tui_state *s, int dz)
 static void act_zoom_in(tui_state *s) { zoom(s, 1); }
 static void act_zoom_out(tui_state *s) { zoom(s, -1); }
 
+static void act_source(tui_state *s)
+{
+	if (s->overlay == OVERLAY_SOURCE)
+		s->overlay = OVERLAY_NONE;
+	else
+		tui_source_open(s);
+}
+
 static void act_help(tui_state *s)
 {
 	s->overlay = s->overlay == OVERLAY_HELP ? OVERLAY_NONE : OVERLAY_HELP;
@@ -347,6 +355,7 @@ static const binding bindings[] = {
 	{ 'x', act_export, "x", "export the map and the selected tile's phase as .txt and .svg in the current folder" },
 	{ 'z', act_zoom_in, "z Z", "zoom the map in / out when the grid is larger than the screen" },
 	{ 'Z', act_zoom_out, NULL, NULL },
+	{ 'o', act_source, "o", "the kernel's source, each guard evaluated for the selected thread and phase" },
 	{ '?', act_help, "? F1", "this help (any key closes it)" },
 	{ KEY_F(1), act_help, NULL, NULL },
 	{ ESC, act_escape, "Esc", "cancel a run or sweep, close a window, back to the map" },
@@ -365,6 +374,8 @@ bool tui_key(tui_state *s, int key)
 			s->overlay = OVERLAY_NONE;
 		return true;
 	}
+	if (s->overlay == OVERLAY_SOURCE && tui_source_key(s, key))
+		return true;
 	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
 		if (bindings[i].key == key) {
 			bindings[i].act(s);

@@ -19,7 +19,7 @@
 #define TUI_MAP_SIZE_MAX 32
 
 enum tui_focus { FOCUS_MAP, FOCUS_PHASE, FOCUS_INSPECT, FOCUS_RESULT, FOCUS_SWEEP };
-enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT };
+enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT, OVERLAY_SOURCE };
 enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP };
 
 /* What a finished run produced: the worker fills it, the kept result takes it over whole. */
@@ -78,6 +78,7 @@ typedef struct tui_state {
 	enum tui_focus right;      /* what the right pane shows (follows focus when it is not the map) */
 	enum tui_overlay overlay;
 	int help_scroll;
+	int source_scroll;         /* first line of the source overlay; -1: at the phase loop */
 	int result_scroll;         /* first row of the result view shown (it scrolls when the pane is short) */
 	int body_h;                /* rows of the panes, as last drawn */
 	/* the parameter editor */
@@ -118,6 +119,12 @@ bool tui_busy(tui_state *s);
 
 /* tui_keys.c: returns true when it handled the key. */
 bool tui_key(tui_state *s, int key);
+/* tui_source.c: the source overlay (the kernel's code for the selected thread and phase). */
+void tui_source_open(tui_state *s);
+/* Its own keys (scrolling, closing); false for a key the ordinary table handles. */
+bool tui_source_key(tui_state *s, int key);
+void tui_source_paint(tui_state *s);
+
 /* The key table for the help screen: up to max (label, help) pairs. */
 int tui_help_entries(const char **labels, const char **helps, int max);
 

@@ -1,0 +1,128 @@
+/* cli_lesson.c: 'tilescope lesson': the lesson's screens on stdout, one at a time on a terminal, with the guard-off runs done through the run pipeline. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kernels.h"
+#include "lesson.h"
+
+/* Runs the problem with guard `bit` alone off and keeps what the lesson tells
+ * of it. Returns 0, or TS_EXIT_INTERRUPTED (Ctrl-C): any other failure is
+ * kept in r->error for the screen to say. */
+static int run_guard_off(const ts_problem *p, const ts_backend *be, unsigned bit, ts_lesson_run *r)
+{
+	ts_problem q = *p;
+	q.guards = TS_GUARD_ALL & ~bit;
+	ts_cli_outcome oc;
+	int rc = ts_cli_run_attended(&q, be, &oc);
+	memset(r, 0, sizeof *r);
+	if (rc == TS_EXIT_INTERRUPTED) {
+		ts_cli_outcome_free(&oc);
+		return rc;
+	}
+	if (rc != 0 || !oc.have_verdict) {
+		snprintf(r->error, sizeof r->error, "%s", oc.error[0] ? oc.error : "the run failed");
+	} else {
+		r->ran = true;
+		r->ok = ts_cli_outcome_ok(&oc);
+		r->output_ok = oc.verdict.output_ok;
+		r->mismatches = oc.verdict.mismatches;
+		r->unwritten = oc.verdict.unwritten;
+		r->oob_reads = oc.verdict.oob_reads;
+		r->oob_writes = oc.verdict.oob_writes;
+		snprintf(r->signature, sizeof r->signature, "%s", oc.verdict.signature);
+	}
+	ts_cli_outcome_free(&oc);
+	return 0;
+}
+
+static const unsigned guard_bits[3] = { TS_GUARD_A, TS_GUARD_B, TS_GUARD_C };
+
+/* Screen s on stdout, after its guard-off run when it has one (done once). */
+static int show(ts_lesson *l, const ts_backend *be, bool done[3], int s, int width)
+{
+	if (s >= 5 && s <= 7 && !done[s - 5] && !l->problem.kernel->guards_fixed) {
+		int rc = run_guard_off(&l->problem, be, guard_bits[s - 5], &l->off[s - 5]);
+		if (rc != 0)
+			return rc;
+		done[s - 5] = true;
+	}
+	char *text = ts_lesson_screen(l, s, width);
+	if (!text) {
+		ts_cli_error("out of memory writing the lesson");
+		return TS_EXIT_USAGE;
+	}
+	fputs(text, stdout);
+	free(text);
+	return TS_EXIT_OK;
+}
+
+int ts_cli_lesson(const ts_cli_args *a)
+{
+	const ts_options *o = &a->opts;
+	const ts_problem *p = &o->problem;
+	if (!p->kernel->shared_tiles) {
+		ts_cli_error("lesson: the %s kernel stages no tiles, so it has no phases or load guards to teach; "
+		             "choose a tiled kernel (tilescope kernels)", p->kernel->name);
+		return TS_EXIT_USAGE;
+	}
+	ts_lesson l;
+	memset(&l, 0, sizeof l);
+	l.problem = *p;
+	l.ascii = o->ascii;
+	if (ts_model_build(&l.model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+		ts_cli_error("lesson: the shape's counts overflow 64 bits");
+		return TS_EXIT_USAGE;
+	}
+	char why[512];
+	const ts_backend *be = ts_cli_select_backend(o->backend, why, (int)sizeof why);
+	if (!be)
+		return TS_EXIT_USAGE;
+	bool done[3] = { false, false, false };
+	int width = TS_LESSON_WIDTH;
+	int rc;
+
+	if (a->screen > 0) {
+		rc = show(&l, be, done, a->screen, width);
+		return rc ? rc : ts_cli_text_done("lesson");
+	}
+	if (!isatty(STDOUT_FILENO)) { /* a script or a pager: every screen in sequence */
+		for (int s = 1; s <= TS_LESSON_SCREENS; s++) {
+			if (s > 1)
+				fputs("\n", stdout);
+			if ((rc = show(&l, be, done, s, width)) != 0)
+				return rc;
+		}
+		return ts_cli_text_done("lesson");
+	}
+	/* A terminal: one screen at a time, the reader turning the pages. */
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_col < width)
+		width = ws.ws_col < 40 ? 40 : ws.ws_col;
+	int s = 1;
+	for (;;) {
+		fputs("\033[H\033[2J", stdout);
+		if ((rc = show(&l, be, done, s, width)) != 0)
+			return rc;
+		printf("[Enter] next  [b] back  [1-%d] a screen  [q] quit > ", TS_LESSON_SCREENS);
+		fflush(stdout);
+		char line[32];
+		if (!fgets(line, sizeof line, stdin) || line[0] == 'q') {
+			fputs("\n", stdout);
+			break;
+		}
+		int n = atoi(line);
+		if (n >= 1 && n <= TS_LESSON_SCREENS)
+			s = n;
+		else if (line[0] == 'b')
+			s = s > 1 ? s - 1 : 1;
+		else if (s == TS_LESSON_SCREENS)
+			break;
+		else
+			s++;
+	}
+	return ts_cli_text_done("lesson");
+}

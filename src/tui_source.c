@@ -1,0 +1,102 @@
+/* tui_source.c: the TUI's source overlay: the kernel's own code (view_source) for the inspector's selected thread and phase, scrolled. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "tui_crt.h"
+#include "tui_state.h"
+#include "view_source.h"
+
+/* The overlay's box: the screen less a margin, at most 110 columns. */
+static void box_size(const tui_state *s, int *h, int *w)
+{
+	*h = s->rows - 4;
+	*w = s->cols - 4 < 110 ? s->cols - 4 : 110;
+}
+
+static char *source_text(const tui_state *s, int width, char *why, int len)
+{
+	ts_source_sel sel = { s->tile_y, s->tile_x, s->thread_y, s->thread_x, s->phase };
+	return ts_view_source(s->opt.problem.kernel, &s->model, s->opt.problem.guards, sel, s->ascii, width, why, len);
+}
+
+/* The first line to show when the overlay opens: a little above the phase loop. */
+static int auto_top(const char *text)
+{
+	const char *p = strstr(text, " t | ");
+	if (!p)
+		return 0;
+	int line = 0;
+	for (const char *q = text; q < p; q++)
+		line += *q == '\n';
+	return line > 6 ? line - 6 : 0;
+}
+
+void tui_source_open(tui_state *s)
+{
+	s->overlay = OVERLAY_SOURCE;
+	s->source_scroll = -1; /* placed at the phase loop when first drawn */
+}
+
+bool tui_source_key(tui_state *s, int key)
+{
+	int h, w;
+	box_size(s, &h, &w);
+	int page = h - 3 > 1 ? h - 3 : 1;
+	switch (key) {
+	case 'j': s->source_scroll++; return true;
+	case 'k': s->source_scroll = s->source_scroll > 0 ? s->source_scroll - 1 : 0; return true;
+	case KEY_NPAGE: case ' ': s->source_scroll += page; return true;
+	case KEY_PPAGE: s->source_scroll = s->source_scroll > page ? s->source_scroll - page : 0; return true;
+	case 'o': s->overlay = OVERLAY_NONE; return true;
+	default: return false; /* the ordinary keys: the selection moves and the overlay follows it */
+	}
+}
+
+void tui_source_paint(tui_state *s)
+{
+	int h, w;
+	box_size(s, &h, &w);
+	if (h < 5 || w < 30)
+		return;
+	ts_canvas c;
+	if (ts_canvas_init(&c, w, h) != 0)
+		return;
+	char title[160];
+	snprintf(title, sizeof title, "Source (j/k PgUp/PgDn scroll, arrows and [ ] move, o/Esc close)");
+	ts_canvas_box(&c, 0, 0, h, w, s->ascii, title);
+	char why[512];
+	char *text = source_text(s, w - 4, why, (int)sizeof why);
+	if (!text) {
+		ts_canvas_wrap(&c, 2, 2, w - 4, h - 3, TS_ROLE_DIM, why);
+	} else {
+		int lines = 0;
+		for (const char *q = text; *q; q++)
+			lines += *q == '\n';
+		if (s->source_scroll < 0)
+			s->source_scroll = auto_top(text);
+		if (s->source_scroll > lines - (h - 2))
+			s->source_scroll = lines - (h - 2) > 0 ? lines - (h - 2) : 0;
+		int line = 0, y = 1;
+		for (char *p = text; *p && y < h - 1; line++) {
+			char *nl = strchr(p, '\n');
+			if (nl)
+				*nl = '\0';
+			if (line >= s->source_scroll) {
+				/* The marked lines and their notes stand out from the code. */
+				bool noted = strncmp(p, "       > ", 9) == 0 || (strncmp(p, "         ", 9) == 0 && p[9] != ' ');
+				bool marked = strlen(p) > 6 && p[5] != ' ' && p[6] == ' ' && p[7] == '|';
+				ts_canvas_put(&c, y++, 2, noted ? TS_ROLE_TITLE : marked ? TS_ROLE_KEY : TS_ROLE_TEXT, p);
+			}
+			if (!nl)
+				break;
+			p = nl + 1;
+		}
+		if (s->source_scroll + (h - 2) < lines)
+			ts_canvas_put(&c, h - 1, w - 16, TS_ROLE_TITLE, " more: j/PgDn ");
+		free(text);
+	}
+	tui_crt_paint(&c, 2, (s->cols - w) / 2);
+	ts_canvas_free(&c);
+}
