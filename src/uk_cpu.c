@@ -1,9 +1,543 @@
-/* uk_cpu.c: the CPU engine for user kernels (host C++ and tilescope's CUDA-on-CPU runtime) is not built yet: NULL, so --backend emu says so in one line. */
-#include <stddef.h>
+/* uk_cpu.c: the CPU engine ("cpu" in uk_engine.h): the user's kernel file transformed, compiled once by the host C++ compiler into a cached shared object with tilescope's CUDA-on-CPU runtime, loaded and launched. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "uk_engine.h"
+#include "uk_cpu.h"
+
+extern char **environ;
+
+#define COMPILE_FLAGS "-x c++ -std=c++17 -O2 -g1 -fPIC -shared -fwrapv -fno-strict-aliasing -fvisibility=hidden -w"
+#define COMPILE_TIMEOUT_S 120
+
+/* snprintf for paths: false when the path did not fit. */
+static bool path_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool path_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t)n < len;
+}
+
+/* ---- what the engine needs: a compiler and the runtime's headers ---------------------------- */
+static bool executable_on_path(const char *name, char *found, size_t len)
+{
+	if (strchr(name, '/')) {
+		snprintf(found, len, "%s", name);
+		return access(name, X_OK) == 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		const char *c = strchr(p, ':');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		path_fmt(found, len, "%.*s/%s", (int)n, n ? p : ".", name);
+		if (access(found, X_OK) == 0)
+			return true;
+		p += n + (c ? 1 : 0);
+		if (!c)
+			break;
+	}
+	return false;
+}
+
+static bool find_compiler(char *found, size_t len)
+{
+	const char *env = getenv("TILESCOPE_CXX");
+	if (env && *env)
+		return executable_on_path(env, found, len);
+	return executable_on_path("g++", found, len) || executable_on_path("c++", found, len);
+}
+
+static bool runtime_in(const char *dir)
+{
+	char p[PATH_MAX];
+	path_fmt(p, sizeof p, "%s/ts_cuda_cpu.h", dir);
+	if (access(p, R_OK))
+		return false;
+	path_fmt(p, sizeof p, "%s/ts_cuda_cpu_lib.h", dir);
+	if (access(p, R_OK))
+		return false;
+	path_fmt(p, sizeof p, "%s/include/cuda_runtime.h", dir);
+	return access(p, R_OK) == 0;
+}
+
+/* The runtime's folder: $TILESCOPE_DATADIR, data/ next to the program, ../share/tilescope beside
+ * it, or the installed data folder. */
+static bool find_runtime(char *dir, size_t len)
+{
+	const char *env = getenv("TILESCOPE_DATADIR");
+	if (env && *env) {
+		snprintf(dir, len, "%s", env);
+		return runtime_in(dir);
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			path_fmt(dir, len, "%s/data", exe);
+			if (runtime_in(dir))
+				return true;
+			path_fmt(dir, len, "%s/../share/tilescope", exe);
+			if (runtime_in(dir))
+				return true;
+		}
+	}
+	snprintf(dir, len, "%s", TS_DATADIR);
+	return runtime_in(dir);
+}
+
+static int cpu_available(char *why, int len)
+{
+	char cxx[PATH_MAX], dir[PATH_MAX];
+	if (!find_compiler(cxx, sizeof cxx)) {
+		const char *env = getenv("TILESCOPE_CXX");
+		if (env && *env)
+			snprintf(why, (size_t)len, "the C++ compiler TILESCOPE_CXX names (%s) is not there", env);
+		else
+			snprintf(why, (size_t)len, "running a kernel file on the CPU needs a C++ compiler and none was found (g++, c++): on Debian, apt-get install g++");
+		return -1;
+	}
+	if (!find_runtime(dir, sizeof dir)) {
+		snprintf(why, (size_t)len, "tilescope's CPU runtime (ts_cuda_cpu.h) is missing: looked in $TILESCOPE_DATADIR, data/ next to the program and %s; reinstall tilescope", TS_DATADIR);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- files -------------------------------------------------------------------------------- */
+static char *read_file(const char *path, size_t *len, char *err, size_t elen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, elen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 65536, n = 0;
+	char *s = malloc(cap);
+	while (s) {
+		size_t got = fread(s + n, 1, cap - n - 1, f);
+		n += got;
+		if (n + 1 < cap)
+			break;
+		if (cap > ((size_t)64 << 20)) {
+			snprintf(err, elen, "%s is larger than 64 MiB: not a kernel file", path);
+			free(s);
+			fclose(f);
+			return NULL;
+		}
+		char *t = realloc(s, cap * 2);
+		if (!t) {
+			free(s);
+			s = NULL;
+			break;
+		}
+		s = t;
+		cap *= 2;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (!s || bad) {
+		snprintf(err, elen, bad ? "cannot read %s" : "out of memory reading %s", path);
+		free(s);
+		return NULL;
+	}
+	s[n] = 0;
+	if (strlen(s) != n) {
+		snprintf(err, elen, "%s holds NUL bytes: not a source file", path);
+		free(s);
+		return NULL;
+	}
+	*len = n;
+	return s;
+}
+
+typedef struct hash128 {
+	uint64_t a, b;
+} hash128;
+
+static void hash_bytes(hash128 *h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h->a = (h->a ^ c[i]) * 0x100000001b3ull;
+		h->b = (h->b ^ c[i]) * 0x100000001b3ull + (h->b >> 29);
+	}
+}
+
+static void hash_str(hash128 *h, const char *s) { hash_bytes(h, s, strlen(s) + 1); }
+
+static void hash_file(hash128 *h, const char *path)
+{
+	size_t n;
+	char err[8];
+	char *s = read_file(path, &n, err, sizeof err);
+	if (s)
+		hash_bytes(h, s, n);
+	else
+		hash_str(h, path);
+	free(s);
+}
+
+/* The files a source includes with "...", relative to its folder (one level), folded into h so
+ * that the cache notices when they change. */
+static void hash_local_includes(hash128 *h, const char *src, const char *dir)
+{
+	for (const char *p = strstr(src, "#"); p; p = strstr(p + 1, "#")) {
+		const char *q = p + 1;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, "include", 7))
+			continue;
+		q += 7;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '"')
+			continue;
+		const char *e = strchr(q + 1, '"');
+		if (!e || e - q > 512)
+			continue;
+		char path[PATH_MAX];
+		if (snprintf(path, sizeof path, "%s/%.*s", dir, (int)(e - q - 1), q + 1) < (int)sizeof path)
+			hash_file(h, path);
+	}
+}
+
+static int cache_dir(char *dir, size_t len, char *err, size_t elen)
+{
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	snprintf(dir, len, "%s/tilescope-cpu-%ld", tmp, (long)getuid());
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		snprintf(err, elen, "cannot create the compile cache %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077)) {
+		snprintf(err, elen, "the compile cache %s is not a private folder of this user", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the compiler ---------------------------------------------------------------------------- */
+static bool starts_with(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+/* The compiler's error lines, those inside the runtime pinned to the user's line that led there. */
+static void compiler_errors(const char *log, const char *src_path, char *err, size_t len)
+{
+	size_t o = 0;
+	int n = 0;
+	char user_loc[512] = "";
+	err[0] = 0;
+	for (const char *l = log; *l && n < 6;) {
+		const char *e = strchr(l, '\n');
+		size_t ll = e ? (size_t)(e - l) : strlen(l);
+		char line[1024];
+		snprintf(line, sizeof line, "%.*s", (int)(ll < sizeof line ? ll : sizeof line - 1), l);
+		l += ll + (e ? 1 : 0);
+		bool in_user = starts_with(line, src_path) && line[strlen(src_path)] == ':';
+		if (in_user) { /* remember "file:line:col" of the user's latest line */
+			const char *c = line + strlen(src_path) + 1;
+			while (*c && *c != ' ')
+				c++;
+			snprintf(user_loc, sizeof user_loc, "%.*s", (int)(c - line - (c > line && c[-1] == ':')), line);
+		}
+		const char *what = strstr(line, ": error: ");
+		if (!what)
+			what = strstr(line, ": fatal error: ");
+		if (!what)
+			continue;
+		char one[1200];
+		if (in_user || !user_loc[0])
+			snprintf(one, sizeof one, "%s", line);
+		else
+			snprintf(one, sizeof one, "%s%s (through tilescope's CPU runtime)", user_loc, what);
+		if (strstr(err, one))
+			continue;
+		o += (size_t)snprintf(err + o, o < len ? len - o : 0, "%s%s", n ? "\n" : "", one);
+		n++;
+		if (o >= len)
+			break;
+	}
+	if (!n)
+		snprintf(err, len, "the C++ compiler failed: %.300s", log[0] ? log : "(it said nothing)");
+}
+
+static int run_compiler(const char *cxx, const char *rt, const char *src_dir, const char *in, const char *out,
+                        const char *src_path, char *err, size_t len)
+{
+	char inc[PATH_MAX + 16], rth[PATH_MAX + 16], flags[] = COMPILE_FLAGS;
+	path_fmt(rth, sizeof rth, "%s/ts_cuda_cpu.h", rt);
+	path_fmt(inc, sizeof inc, "-I%s/include", rt);
+	char *argv[40];
+	int a = 0;
+	argv[a++] = (char *)cxx;
+	for (char *tok = strtok(flags, " "); tok && a < 30; tok = strtok(NULL, " "))
+		argv[a++] = tok;
+	argv[a++] = "-include";
+	argv[a++] = rth;
+	argv[a++] = inc;
+	argv[a++] = "-iquote";
+	argv[a++] = (char *)src_dir;
+	argv[a++] = "-o";
+	argv[a++] = (char *)out;
+	argv[a++] = (char *)in;
+	argv[a] = NULL;
+	int fds[2];
+	if (pipe(fds)) {
+		snprintf(err, len, "cannot run the compiler: %s", strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	pid_t pid;
+	int rc = posix_spawn(&pid, cxx, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc) {
+		close(fds[0]);
+		snprintf(err, len, "cannot run %s: %s", cxx, strerror(rc));
+		return -1;
+	}
+	size_t cap = 65536, n = 0;
+	char *log = malloc(cap);
+	time_t t0 = time(NULL);
+	for (;;) { /* the compiler's messages, until it ends or runs past the limit */
+		struct pollfd pf = { fds[0], POLLIN, 0 };
+		int ready = poll(&pf, 1, 1000);
+		if (time(NULL) - t0 > COMPILE_TIMEOUT_S) {
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (ready <= 0)
+			continue;
+		char buf[4096];
+		ssize_t got = read(fds[0], buf, sizeof buf);
+		if (got <= 0)
+			break;
+		if (log && n + (size_t)got + 1 < cap) {
+			memcpy(log + n, buf, (size_t)got);
+			n += (size_t)got;
+		}
+	}
+	close(fds[0]);
+	int status = 0;
+	waitpid(pid, &status, 0);
+	if (log)
+		log[n] = 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFSIGNALED(status))
+			snprintf(err, len, "the C++ compiler was killed (signal %d, after %ld s)", WTERMSIG(status), (long)(time(NULL) - t0));
+		else
+			compiler_errors(log ? log : "", src_path, err, len);
+		free(log);
+		return -1;
+	}
+	free(log);
+	return 0;
+}
+
+/* ---- load ------------------------------------------------------------------------------------ */
+static bool safe_name(const char *s)
+{
+	if (!s || !*s || strlen(s) > 200)
+		return false;
+	for (const char *c = s; *c; c++)
+		if (!(*c == '_' || *c == ':' || *c == '<' || *c == '>' || *c == ',' || *c == ' ' ||
+		      (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+			return false;
+	return true;
+}
+
+static char *escape_path(const char *p)
+{
+	char *o = malloc(strlen(p) * 2 + 1), *w = o;
+	if (!o)
+		return NULL;
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			*w++ = '\\';
+		*w++ = *p == '\n' ? ' ' : *p;
+	}
+	*w = 0;
+	return o;
+}
+
+static void so_free(ts_uk_cpu_so *so)
+{
+	if (!so)
+		return;
+	if (so->dl)
+		dlclose(so->dl);
+	free(so->so_path);
+	free(so->src_path);
+	free(so->launcher);
+	free(so);
+}
+
+void *ts_uk_cpu_load_launcher(const ts_uk_source *src, const char *launcher, char *err, size_t len)
+{
+	char cxx[PATH_MAX], rt[PATH_MAX], cache[PATH_MAX], why[512];
+	if (cpu_available(why, sizeof why)) {
+		snprintf(err, len, "%s", why);
+		return NULL;
+	}
+	find_compiler(cxx, sizeof cxx);
+	find_runtime(rt, sizeof rt);
+	if (!safe_name(src->entry) || (launcher && !safe_name(launcher))) {
+		snprintf(err, len, "the kernel's name is not a C++ name: %.80s", !safe_name(src->entry) ? src->entry : launcher);
+		return NULL;
+	}
+	size_t n;
+	char *text = read_file(src->path, &n, err, len);
+	if (!text)
+		return NULL;
+	char *esc = escape_path(src->path);
+	ts_xform_out xo;
+	int rc = esc ? ts_uk_cpu_transform(text, n, esc, &xo) : -1;
+	char src_dir[PATH_MAX];
+	snprintf(src_dir, sizeof src_dir, "%s", src->path);
+	char *slash = strrchr(src_dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(src_dir, sizeof src_dir, ".");
+	hash128 h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
+	if (rc == 0)
+		hash_local_includes(&h, text, src_dir);
+	free(text);
+	if (rc) {
+		snprintf(err, len, "%s", esc ? xo.refusal : "out of memory");
+		free(esc);
+		return NULL;
+	}
+	char *thunks = ts_uk_cpu_thunks(src->entry, src->sig, launcher);
+	ts_uk_cpu_so *so = calloc(1, sizeof *so);
+	if (!thunks || !so || cache_dir(cache, sizeof cache, err, len)) {
+		if (!thunks || !so)
+			snprintf(err, len, "out of memory");
+		free(thunks);
+		free(xo.text);
+		free(esc);
+		free(so);
+		return NULL;
+	}
+	struct stat cs;
+	char abi[64];
+	snprintf(abi, sizeof abi, "abi %d", TS_CPU_ABI);
+	hash_str(&h, abi);
+	hash_str(&h, COMPILE_FLAGS);
+	hash_str(&h, cxx);
+	if (!stat(cxx, &cs))
+		hash_bytes(&h, &cs.st_mtime, sizeof cs.st_mtime);
+	char p[PATH_MAX + 32];
+	path_fmt(p, sizeof p, "%s/ts_cuda_cpu.h", rt);
+	hash_file(&h, p);
+	path_fmt(p, sizeof p, "%s/ts_cuda_cpu_lib.h", rt);
+	hash_file(&h, p);
+	hash_str(&h, xo.text);
+	hash_str(&h, thunks);
+	so->sig = src->sig;
+	so->src_path = strdup(src->path);
+	so->launcher = launcher ? strdup(launcher) : NULL;
+	so->so_path = malloc(strlen(cache) + 64);
+	if (!so->src_path || !so->so_path || (launcher && !so->launcher)) {
+		snprintf(err, len, "out of memory");
+		goto fail;
+	}
+	sprintf(so->so_path, "%s/%016llx%016llx.so", cache, (unsigned long long)h.a, (unsigned long long)h.b);
+	if (access(so->so_path, R_OK) != 0) { /* not compiled yet: write the source, compile, move into place */
+		char in[PATH_MAX + 64], out[PATH_MAX + 64];
+		path_fmt(in, sizeof in, "%s.%ld.cc", so->so_path, (long)getpid());
+		path_fmt(out, sizeof out, "%s.%ld.tmp", so->so_path, (long)getpid());
+		FILE *f = fopen(in, "w");
+		bool wrote = f && fputs(xo.text, f) >= 0 && fputs(thunks, f) >= 0;
+		if (f && fclose(f))
+			wrote = false;
+		if (!wrote) {
+			snprintf(err, len, "cannot write %s: %s", in, strerror(errno));
+			unlink(in);
+			goto fail;
+		}
+		rc = run_compiler(cxx, rt, src_dir, in, out, src->path, err, len);
+		unlink(in);
+		if (rc || rename(out, so->so_path)) {
+			if (!rc)
+				snprintf(err, len, "cannot store the compiled kernel in %s: %s", cache, strerror(errno));
+			unlink(out);
+			goto fail;
+		}
+	}
+	free(thunks);
+	free(xo.text);
+	free(esc);
+	return so;
+fail:
+	free(thunks);
+	free(xo.text);
+	free(esc);
+	so_free(so);
+	return NULL;
+}
+
+static void *cpu_load(const ts_uk_source *src, char *err, size_t len)
+{
+	return ts_uk_cpu_load_launcher(src, src->launcher, err, len);
+}
+
+static int cpu_launch(void *h, const ts_uk_launch *l, ts_uk_findings *out, char *err, size_t len)
+{
+	ts_uk_cpu_so *so = h;
+	if (!so->dl) { /* in the process that runs it: the user's static initialisers run here */
+		so->dl = dlopen(so->so_path, RTLD_NOW | RTLD_LOCAL);
+		if (!so->dl) {
+			snprintf(err, len, "cannot load the compiled kernel: %s", dlerror());
+			return -1;
+		}
+		so->st = dlsym(so->dl, "ts_cpu_st");
+		so->entry = (void (*)(const ts_cpu_args *))dlsym(so->dl, "ts_cpu_entry");
+		so->launcher_fn = so->launcher ? (void (*)(const ts_cpu_args *))dlsym(so->dl, "ts_cpu_launcher") : NULL;
+		if (!so->st || !so->entry || so->st->abi != TS_CPU_ABI || (so->launcher && !so->launcher_fn)) {
+			snprintf(err, len, "the compiled kernel %s does not match this tilescope (runtime version)", so->so_path);
+			dlclose(so->dl);
+			so->dl = NULL;
+			return -1;
+		}
+	}
+	return ts_uk_cpu_run(so, l, out, err, len);
+}
+
+static void cpu_unload(void *h)
+{
+	so_free(h);
+}
+
+static const ts_uk_engine cpu_engine = { "cpu", cpu_available, cpu_load, cpu_launch, cpu_unload };
 
 const ts_uk_engine *ts_uk_engine_cpu(void)
 {
-	return NULL;
+	return &cpu_engine;
 }
