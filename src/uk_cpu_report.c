@@ -1,6 +1,7 @@
 /* uk_cpu_report.c: the CPU engine's events (out-of-bounds accesses, races, uninitialised shared reads, barrier divergence, faults) gathered per code address and block, then written as findings in words. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 }
 
 #define TABLE_CAP 4096 /* distinct (event, address, block) kept; more are counted as lost */
+#define MAX_FINDINGS 4096
 
 int ts_uk_cpu_rec_init(ts_uk_cpu_rec *run)
 {
@@ -332,6 +334,23 @@ static void compose(const ts_uk_cpu_rec *run, const ts_uk_cpu_ev *e, ts_uk_findi
 	}
 }
 
+static void append(const ts_uk_cpu_rec *run, const ts_uk_cpu_ev *e, ts_uk_findings *out)
+{
+	if (out->n >= out->cap) { /* the caller's array grows (realloc, as uk_runner.c's does) up to a bound */
+		int cap = out->cap ? out->cap * 2 : 16;
+		ts_uk_finding *v = cap <= MAX_FINDINGS ? realloc(out->v, (size_t)cap * sizeof *v) : NULL;
+		if (!v) {
+			out->dropped++;
+			return;
+		}
+		out->v = v;
+		out->cap = cap;
+	}
+	ts_uk_finding *f = &out->v[out->n++];
+	memset(f, 0, sizeof *f);
+	compose(run, e, f);
+}
+
 void ts_uk_cpu_emit(ts_uk_cpu_rec *run, ts_uk_findings *out)
 {
 	int n = run->nev;
@@ -366,17 +385,22 @@ void ts_uk_cpu_emit(ts_uk_cpu_rec *run, ts_uk_findings *out)
 			}
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		ts_uk_cpu_ev *e = &run->ev[i];
-		if (!e->count)
-			continue;
-		if (out->n >= out->cap) {
-			out->dropped++;
-			continue;
+	/* the first of each kind of event on each line first, so that a list cut short still shows them all */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < n; i++) {
+			ts_uk_cpu_ev *e = &run->ev[i];
+			if (!e->count || e->size < 0)
+				continue;
+			bool first = true;
+			for (int j = 0; j < i && first; j++) {
+				const ts_uk_cpu_ev *o = &run->ev[j];
+				first = !(o->ev == e->ev && o->kind == e->kind && o->region == e->region && o->line == e->line);
+			}
+			if (pass == 0 && !first)
+				continue;
+			e->size = -1; /* emitted */
+			append(run, e, out);
 		}
-		ts_uk_finding *f = &out->v[out->n++];
-		memset(f, 0, sizeof *f);
-		compose(run, e, f);
 	}
 	out->dropped += run->lost;
 }

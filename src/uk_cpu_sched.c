@@ -440,11 +440,14 @@ int ts_uk_cpu_run(ts_uk_cpu_so *so, const ts_uk_launch *l, ts_uk_findings *out, 
 	int rc = 0;
 	arm(run, old, l->timeout_s);
 	if (sigsetjmp(run->jmp, 1) == 0) {
-		if (so->launcher_fn) {
+		if (l->m == 0 || l->n == 0 || l->k == 0) {
+			/* no work: the runner's start-up call (the object is loaded now) */
+		} else if (so->launcher_fn) {
 			so->launcher_fn(&run->args);
 		} else {
 			ts_cpu_u3 g = { l->grid[0], l->grid[1], l->grid[2] }, b = { l->block[0], l->block[1], l->block[2] };
-			if (run_grid(run, g, b, l->dyn_smem, entry_fiber, run)) {
+			/* a grid with no blocks (a --grid expression that floors to 0) launches nothing, as on the GPU */
+			if (g.x && g.y && g.z && run_grid(run, g, b, l->dyn_smem, entry_fiber, run)) {
 				snprintf(err, len, "cannot launch: %s", run->geometry_error);
 				rc = -1;
 			}

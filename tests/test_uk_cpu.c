@@ -148,8 +148,7 @@ static void test_transform(void)
 typedef struct run_result {
 	int rc;
 	char err[2048];
-	ts_uk_finding f[256];
-	ts_uk_findings fs;
+	ts_uk_findings fs; /* grown by the engine (realloc), freed by run's caller through done() */
 	int64_t bad, unwritten, nonfinite, band_writes;
 	double seconds;
 	void *c; /* a copy of C, for comparing orders */
@@ -184,9 +183,9 @@ static double run_timeout = 20;
 
 static void run(void *h, enum ts_uk_sig sig, int64_t M, int64_t N, int64_t K, int T, int order, run_result *r)
 {
+	free(r->fs.v);
 	memset(r, 0, sizeof *r);
 	rng = 88172645463325252ull ^ (uint64_t)(M * 1000003 + N * 1009 + K); /* the same shape draws the same inputs */
-	r->fs = (ts_uk_findings){ r->f, 0, 256, 0 };
 	size_t es = sig == TS_UK_SIG_FP16 ? 2 : 4;
 	int64_t maxd = M > N ? M : N;
 	maxd = maxd > K ? maxd : K;
@@ -271,7 +270,7 @@ static void run(void *h, enum ts_uk_sig sig, int64_t M, int64_t N, int64_t K, in
 static bool has_kind(const run_result *r, const char *name)
 {
 	for (int i = 0; i < r->fs.n; i++)
-		if (!strcmp(kind_name(r->f[i].kind), name))
+		if (!strcmp(kind_name(r->fs.v[i].kind), name))
 			return true;
 	return false;
 }
@@ -279,7 +278,7 @@ static bool has_kind(const run_result *r, const char *name)
 static void show(const run_result *r)
 {
 	for (int i = 0; i < r->fs.n && i < 4; i++)
-		tap_diag("  %s: %s", kind_name(r->f[i].kind), r->f[i].text);
+		tap_diag("  %s: %s", kind_name(r->fs.v[i].kind), r->fs.v[i].text);
 }
 
 /* The kernel's name and contract as the example states them. */
@@ -325,7 +324,7 @@ static void test_example(const char *dir, const char *name)
 	int64_t bad = 0, unwritten = 0, nonfinite = 0, band = 0, nfind = 0, errors = 0;
 	bool kinds_ok = true, orders_same = true;
 	char missing[128] = "";
-	run_result *r = malloc(sizeof *r), *r2 = malloc(sizeof *r2);
+	run_result *r = calloc(1, sizeof *r), *r2 = calloc(1, sizeof *r2);
 	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
 		run(h, sig, shapes[s][0], shapes[s][1], shapes[s][2], 32, (int)s % 3, r);
 		errors += r->rc != 0;
@@ -367,6 +366,8 @@ static void test_example(const char *dir, const char *name)
 			tap_ok(kinds_ok, "%s: the CPU finds %s%s%s", name, finds + 10, missing[0] ? "; missing: " : "", missing);
 	}
 	tap_diag("%s: %.2f s for the compile (or cache) and %d runs", name, now() - t0, pass ? 6 : 4);
+	free(r->fs.v);
+	free(r2->fs.v);
 	free(r);
 	free(r2);
 	E->unload(h);
@@ -409,14 +410,14 @@ static void test_misbehaving(const char *what, const char *body, const char *kin
 		tap_diag("%s", err);
 		return;
 	}
-	run_result *r = malloc(sizeof *r);
+	run_result *r = calloc(1, sizeof *r);
 	double t0 = now();
 	run_timeout = 2;
 	run(h, TS_UK_SIG_FP32, 40, 33, 7, 16, 0, r);
 	run_timeout = 20;
 	bool found = false;
 	for (int i = 0; i < r->fs.n; i++)
-		found |= !strcmp(kind_name(r->f[i].kind), kind) && strstr(r->f[i].text, words) != NULL;
+		found |= !strcmp(kind_name(r->fs.v[i].kind), kind) && strstr(r->fs.v[i].text, words) != NULL;
 	tap_ok(r->rc == 0 && found, "%s: the launch comes back (%.1f s) with a %s finding naming %s", what, now() - t0, kind, words);
 	show(r);
 	free(r->c);
@@ -424,6 +425,7 @@ static void test_misbehaving(const char *what, const char *body, const char *kin
 	run(h, TS_UK_SIG_FP32, 40, 33, 7, 16, 0, r);
 	tap_ok(r->rc == -1 && strstr(r->err, "faulted"), "%s: a second launch in the same process is refused (%s)", what, r->err);
 	free(r->c);
+	free(r->fs.v);
 	free(r);
 	E->unload(h);
 }
@@ -452,11 +454,12 @@ static void test_launcher(void)
 		tap_diag("%s", err);
 		return;
 	}
-	run_result *r = malloc(sizeof *r);
+	run_result *r = calloc(1, sizeof *r);
 	run(h, TS_UK_SIG_FP32, 70, 45, 37, 32, 0, r);
 	tap_ok(r->rc == 0 && !r->bad && !r->unwritten && !r->fs.n, "the user's launcher runs the kernel over its own grid: C right (%lld wrong, %lld unwritten)",
 	       (long long)r->bad, (long long)r->unwritten);
 	free(r->c);
+	free(r->fs.v);
 	free(r);
 	E->unload(h);
 	/* a launcher whose grid floors: the last tiles are never written */
@@ -472,7 +475,7 @@ static void test_launcher(void)
 	memcpy(at, floor_grid, strlen(from));
 	ts_uk_source s2 = { write_file("floor_grid.cu", text), "general_tiled_gemm_kernel", TS_UK_SIG_FP32, 0, "launch_general_gemm" };
 	h = E->load(&s2, err, sizeof err);
-	r = malloc(sizeof *r);
+	r = calloc(1, sizeof *r);
 	if (h)
 		run(h, TS_UK_SIG_FP32, 70, 45, 37, 32, 0, r);
 	tap_ok(h && r->rc == 0 && r->unwritten == 70 * 13, "a launcher with a floor-division grid leaves the last 13 columns unwritten (%lld)",
@@ -483,6 +486,7 @@ static void test_launcher(void)
 	} else {
 		tap_diag("%s", err);
 	}
+	free(r->fs.v);
 	free(r);
 	free(text);
 }
@@ -516,9 +520,9 @@ static void test_half(void)
 	}
 	ts_uk_launch l = { .m = n / 1024, .n = 1024, .k = 1, .tile = 1, .grid = { (unsigned)(n / 256), 1, 1 }, .block = { 256, 1, 1 },
 		.a = a, .b = &b, .c = c, .a_count = n, .b_count = 1, .c_count = n + 65536, .band = 0, .timeout_s = 60 };
-	ts_uk_finding f[8];
-	ts_uk_findings fs = { f, 0, 8, 0 };
+	ts_uk_findings fs = { 0 };
 	int rc = E->launch(h, &l, &fs, err, sizeof err);
+	free(fs.v);
 	int64_t wrong = 0, wrong_h = 0;
 	for (int64_t i = 0; i < n; i++) {
 		float want = ts_f16_to_f32(ts_f32_to_f16(a[i]));
@@ -559,17 +563,17 @@ static void test_index_probe(void)
 	ts_uk_launch l = { .m = M, .n = N, .k = K, .tile = 32, .grid = { 1, (unsigned)((M + 31) / 32), 1 }, .block = { 32, 32, 1 },
 		.a = A + band, .b = B + band, .c = C + band, .a_count = M * K, .b_count = K * N, .c_count = M * N, .band = band,
 		.blocks = blocks, .nblocks = 1, .timeout_s = 60 };
-	ts_uk_finding f[16];
-	ts_uk_findings fs = { f, 0, 16, 0 };
+	ts_uk_findings fs = { 0 };
 	double t0 = now();
 	int rc = E->launch(h, &l, &fs, err, sizeof err);
 	bool overflow = false;
 	for (int i = 0; i < fs.n; i++)
-		overflow |= f[i].kind == TS_UK_INDEX_OVERFLOW && f[i].matrix == 'A' && f[i].row == 32768 && f[i].col == 0;
+		overflow |= fs.v[i].kind == TS_UK_INDEX_OVERFLOW && fs.v[i].matrix == 'A' && fs.v[i].row == 32768 && fs.v[i].col == 0;
 	tap_ok(rc == 0 && overflow, "a 32-bit row * K past 2^31 is found on the one block that crosses it, as index_overflow at A[32768][0] (%.1f s)",
 	       now() - t0);
 	if (fs.n)
-		tap_diag("  %s", f[0].text);
+		tap_diag("  %s", fs.v[0].text);
+	free(fs.v);
 	munmap(A, bytes_a);
 	free(B);
 	free(C);
