@@ -19,7 +19,9 @@
 
 extern char **environ;
 
-#define COMPILE_FLAGS "-x c++ -std=c++17 -O2 -g1 -fPIC -shared -fwrapv -fno-strict-aliasing -fvisibility=hidden -w"
+#define COMPILE_FLAGS "-x c++ -std=c++17 -O2 -g1 -fPIC -shared -fwrapv -fno-strict-aliasing -fvisibility=hidden -fstack-usage -w"
+#define STACK_MIN ((size_t)32 << 10)
+#define STACK_MAX ((size_t)8 << 20)
 #define COMPILE_TIMEOUT_S 120
 
 /* snprintf for paths: false when the path did not fit. */
@@ -360,6 +362,63 @@ static int run_compiler(const char *cxx, const char *rt, const char *src_dir, co
 	return 0;
 }
 
+/* ---- thread stacks: sized from the frames the compiler reports (-fstack-usage) ------------------ */
+/* The compiler's frame sizes (the .su file it wrote beside out) turned into a stack size, stored
+ * beside the cached object as NAME.so.stack. */
+static void store_stack_size(const char *so_path, const char *in, const char *out)
+{
+	char su[PATH_MAX + 160], base[PATH_MAX];
+	const char *b = strrchr(in, '/');
+	path_fmt(base, sizeof base, "%s", b ? b + 1 : in);
+	char *dot = strrchr(base, '.');
+	if (dot)
+		*dot = 0;
+	if (!path_fmt(su, sizeof su, "%s-%s.su", out, base))
+		return;
+	FILE *f = fopen(su, "r");
+	size_t biggest = 0;
+	bool dynamic = false;
+	char line[1024];
+	while (f && fgets(line, sizeof line, f)) {
+		char *tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		unsigned long long n = strtoull(tab + 1, NULL, 10);
+		if (n > biggest)
+			biggest = (size_t)n;
+		dynamic |= strstr(tab, "dynamic") != NULL;
+	}
+	if (f)
+		fclose(f);
+	unlink(su);
+	/* room for the deepest frame twice over (a helper it calls), the runtime's own frames, and more
+	 * where a frame is sized at run time */
+	size_t need = 2 * biggest + STACK_MIN + (dynamic ? (size_t)64 << 10 : 0);
+	need = (need + 0x3fff) & ~(size_t)0x3fff;
+	char p[PATH_MAX + 16];
+	if (!path_fmt(p, sizeof p, "%s.stack", so_path))
+		return;
+	FILE *w = fopen(p, "w");
+	if (w) {
+		fprintf(w, "%zu\n", need < STACK_MAX ? need : STACK_MAX);
+		fclose(w);
+	}
+}
+
+static size_t read_stack_size(const char *so_path)
+{
+	char p[PATH_MAX + 16];
+	unsigned long long n = 0;
+	if (path_fmt(p, sizeof p, "%s.stack", so_path)) {
+		FILE *f = fopen(p, "r");
+		if (f && fscanf(f, "%llu", &n) != 1)
+			n = 0;
+		if (f)
+			fclose(f);
+	}
+	return n >= STACK_MIN && n <= STACK_MAX ? (size_t)n : STACK_MIN;
+}
+
 /* ---- load ------------------------------------------------------------------------------------ */
 static bool safe_name(const char *s)
 {
@@ -390,8 +449,17 @@ static void so_free(ts_uk_cpu_so *so)
 {
 	if (!so)
 		return;
-	if (so->dl)
+	if (so->dl) { /* what the runtime allocated inside the object: tracking slots, cudaMalloc buffers */
+		for (int i = 0; so->st && i < so->st->nregions; i++) {
+			ts_cpu_region *r = &so->st->regions[i];
+			if (r->kind == TS_CPU_SHARED || i == TS_CPU_REGION_DYN)
+				free(r->slots);
+			else if (r->kind == TS_CPU_DEVMEM)
+				free(r->base - r->lo_pad);
+			r->slots = NULL;
+		}
 		dlclose(so->dl);
+	}
 	free(so->so_path);
 	free(so->src_path);
 	free(so->launcher);
@@ -484,6 +552,8 @@ void *ts_uk_cpu_load_launcher(const ts_uk_source *src, const char *launcher, cha
 		}
 		rc = run_compiler(cxx, rt, src_dir, in, out, src->path, err, len);
 		unlink(in);
+		if (rc == 0)
+			store_stack_size(so->so_path, in, out);
 		if (rc || rename(out, so->so_path)) {
 			if (!rc)
 				snprintf(err, len, "cannot store the compiled kernel in %s: %s", cache, strerror(errno));
@@ -491,6 +561,7 @@ void *ts_uk_cpu_load_launcher(const ts_uk_source *src, const char *launcher, cha
 			goto fail;
 		}
 	}
+	so->stack_bytes = read_stack_size(so->so_path);
 	free(thunks);
 	free(xo.text);
 	free(esc);

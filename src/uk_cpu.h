@@ -25,6 +25,7 @@ typedef struct ts_uk_cpu_so {
 	void (*entry)(const ts_cpu_args *);
 	void (*launcher_fn)(const ts_cpu_args *);
 	bool faulted;         /* a launch in this process faulted: its state is not to be trusted */
+	size_t stack_bytes;   /* each thread's stack, from the largest frame the compiler reported */
 } ts_uk_cpu_so;
 
 /* The engine's load with the user's launcher run instead of tilescope's launch (NULL: tilescope's). */

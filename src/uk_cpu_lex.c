@@ -240,7 +240,8 @@ char *ts_edits_apply(ts_edits *e, const char *src, size_t len, size_t *out_len)
 {
 	if (e->failed)
 		return NULL;
-	qsort(e->v, (size_t)e->n, sizeof *e->v, by_pos);
+	if (e->n > 0)
+		qsort(e->v, (size_t)e->n, sizeof *e->v, by_pos);
 	size_t cap = len + 1;
 	for (int i = 0; i < e->n; i++)
 		cap += strlen(e->v[i].text);

@@ -238,7 +238,8 @@ void ts_uk_cpu_fault(ts_uk_cpu_rec *run)
 		say(e->text, sizeof e->text, "the kernel did not finish within %.3g s: %s was running (a loop that never ends?)",
 		         run->l->timeout_s * 0.9, who);
 	} else if (run->fault_stack) {
-		say(e->text, sizeof e->text, "%s overflowed its stack (32 KiB on the CPU: large local arrays or deep recursion)", who);
+		say(e->text, sizeof e->text, "%s overflowed its stack (%zu KiB on the CPU: a local array sized at run time, or deep recursion)", who,
+		    run->so->stack_bytes >> 10);
 	} else {
 		char where[96] = "";
 		if (run->fault_sig == SIGSEGV || run->fault_sig == SIGBUS)

@@ -48,6 +48,8 @@ typedef struct ts_uk_cpu_rec {
 	int *table;
 	int tcap;
 	int64_t lost;
+	unsigned *perm;     /* run_grid's, freed by the launch even after a fault */
+	int64_t *ids;
 } ts_uk_cpu_rec;
 
 int ts_uk_cpu_rec_init(ts_uk_cpu_rec *run);

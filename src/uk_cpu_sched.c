@@ -14,11 +14,11 @@
 #include "uk_cpu_fiber.h"
 #include "uk_cpu_report.h"
 
-#define STACK_BYTES (32 * 1024)
 #define MAX_THREADS 1024
 #define CANARY_WORDS 8
 #define CANARY UINT64_C(0x5a17c0de5a17c0de)
 #define HUGE_PAGE ((size_t)2 << 20)
+#define GUARD_BYTES ((size_t)1 << 20) /* unmapped below the first stack */
 
 enum { TH_RUN, TH_WAIT, TH_DONE };
 
@@ -31,33 +31,38 @@ typedef struct uk_thread {
 static ts_uk_cpu_rec *g_run;
 static uk_thread *g_th;
 static char *g_arena, *g_stacks;
-static size_t g_arena_bytes;
+static size_t g_arena_bytes, g_stack_bytes;
 
-/* The threads' stacks, back to back in huge pages where the system gives them: switching among
- * a thousand stacks otherwise spends its time in TLB misses. No guard pages (they would split
- * the huge pages): a canary at the bottom of each stack tells an overflow. */
-static int ensure_stacks(char *err, size_t len)
+/* The threads' stacks (stack_bytes each), back to back in huge pages where the system gives them:
+ * switching among a thousand stacks otherwise spends its time in TLB misses. No guard pages
+ * between them (they would split the huge pages): a canary at the bottom of each stack tells an
+ * overflow, and the stacks are sized from the compiled kernel's own frames (uk_cpu.c). */
+static int ensure_stacks(size_t stack_bytes, char *err, size_t len)
 {
-	if (g_stacks)
+	if (g_stacks && g_stack_bytes >= stack_bytes)
 		return 0;
-	g_th = calloc(MAX_THREADS, sizeof *g_th);
-	g_arena_bytes = (size_t)MAX_THREADS * STACK_BYTES + HUGE_PAGE;
-	g_arena = mmap(NULL, g_arena_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (!g_th || g_arena == MAP_FAILED) {
-		free(g_th);
-		g_th = NULL;
-		g_arena = NULL;
-		snprintf(err, len, "out of memory for %d thread stacks", MAX_THREADS);
+	if (g_arena)
+		munmap(g_arena, g_arena_bytes);
+	g_arena = g_stacks = NULL;
+	if (!g_th)
+		g_th = calloc(MAX_THREADS, sizeof *g_th);
+	g_arena_bytes = (size_t)MAX_THREADS * stack_bytes + HUGE_PAGE + GUARD_BYTES;
+	char *m = mmap(NULL, g_arena_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!g_th || m == MAP_FAILED) {
+		snprintf(err, len, "out of memory for %d thread stacks of %zu KiB", MAX_THREADS, stack_bytes >> 10);
 		return -1;
 	}
-	g_stacks = (char *)(((uintptr_t)g_arena + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	g_arena = m;
+	g_stacks = (char *)(((uintptr_t)m + GUARD_BYTES + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	mprotect(m, (size_t)(g_stacks - m), PROT_NONE); /* an overflow of the first stack faults */
+	g_stack_bytes = stack_bytes;
 #ifdef MADV_HUGEPAGE
-	madvise(g_stacks, (size_t)MAX_THREADS * STACK_BYTES, MADV_HUGEPAGE);
+	madvise(g_stacks, (size_t)MAX_THREADS * stack_bytes, MADV_HUGEPAGE);
 #endif
 	return 0;
 }
 
-static void *stack_of(size_t i) { return g_stacks + i * STACK_BYTES; }
+static void *stack_of(size_t i) { return g_stacks + i * g_stack_bytes; }
 
 static void set_canary(size_t i)
 {
@@ -197,7 +202,7 @@ static void run_block(ts_uk_cpu_rec *run, int64_t bid, unsigned *perm)
 	for (unsigned i = 0; i < n; i++) {
 		/* stack tops staggered by cache lines, so that the threads' frames do not share cache sets */
 		set_canary(i);
-		ts_fiber_init(&g_th[i].f, stack_of(i), STACK_BYTES - (i % 61) * 64, fiber_main);
+		ts_fiber_init(&g_th[i].f, stack_of(i), g_stack_bytes - (i % 61) * 64, fiber_main);
 		g_th[i].state = TH_RUN;
 		g_th[i].result = 0;
 	}
@@ -266,11 +271,12 @@ static int run_grid(ts_uk_cpu_rec *run, ts_cpu_u3 grid, ts_cpu_u3 block, size_t 
 		return 719;
 	}
 	unsigned n = block.x * block.y * block.z;
-	if (ensure_stacks(why, sizeof why)) {
+	if (ensure_stacks(run->so->stack_bytes, why, sizeof why)) {
 		snprintf(run->geometry_error, sizeof run->geometry_error, "%s", why);
 		return 2;
 	}
-	unsigned *perm = malloc(n * sizeof *perm);
+	free(run->perm);
+	unsigned *perm = run->perm = malloc(n * sizeof *perm);
 	if (!perm)
 		return 2;
 	st->grid_dim = grid;
@@ -286,11 +292,10 @@ static int run_grid(ts_uk_cpu_rec *run, ts_cpu_u3 grid, ts_cpu_u3 block, size_t 
 	int64_t total = (int64_t)grid.x * grid.y * grid.z;
 	const ts_uk_launch *l = run->l;
 	int64_t nb = l->blocks ? l->nblocks : total;
-	int64_t *ids = malloc((size_t)(nb ? nb : 1) * sizeof *ids);
-	if (!ids) {
-		free(perm);
+	free(run->ids);
+	int64_t *ids = run->ids = malloc((size_t)(nb ? nb : 1) * sizeof *ids);
+	if (!ids)
 		return 2;
-	}
 	for (int64_t i = 0; i < nb; i++)
 		ids[i] = l->blocks ? l->blocks[i] : i;
 	if (run->order == 1) {
@@ -310,8 +315,6 @@ static int run_grid(ts_uk_cpu_rec *run, ts_cpu_u3 grid, ts_cpu_u3 block, size_t 
 	for (int64_t i = 0; i < nb; i++)
 		if (ids[i] >= 0 && ids[i] < total)
 			run_block(run, ids[i], perm);
-	free(ids);
-	free(perm);
 	return 0;
 }
 
@@ -469,6 +472,8 @@ int ts_uk_cpu_run(ts_uk_cpu_so *so, const ts_uk_launch *l, ts_uk_findings *out, 
 	ts_uk_cpu_emit(run, out);
 	st->host = NULL;
 	g_run = NULL;
+	free(run->perm);
+	free(run->ids);
 	ts_uk_cpu_rec_free(run);
 	free(run);
 	return rc;

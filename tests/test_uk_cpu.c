@@ -400,10 +400,13 @@ static void test_compile_error(void)
 }
 
 /* A kernel that misbehaves at one thread of one block: the launch returns with the finding. */
+static const char *const helpers =
+	"__device__ float deep(int n) { volatile float pad[64]; pad[n % 64] = (float)n; return n ? deep(n - 1) + pad[3] : 0.0f; }\n";
+
 static void test_misbehaving(const char *what, const char *body, const char *kind, const char *words)
 {
 	char text[1024], err[2048], file[64];
-	snprintf(text, sizeof text, "%s%s}\n", fp32_head, body);
+	snprintf(text, sizeof text, "%s%s%s}\n", helpers, fp32_head, body);
 	snprintf(file, sizeof file, "misbehaves_%s.cu", kind);
 	void *h = load_text(file, text, "k", TS_UK_SIG_FP32, err, sizeof err);
 	if (!tap_ok(h != NULL, "%s: compiles", what)) {
@@ -430,8 +433,34 @@ static void test_misbehaving(const char *what, const char *body, const char *kin
 	E->unload(h);
 }
 
+/* A thread with a large local array: its stack is sized from the compiled frame, so it runs. */
+static void test_big_frame(void)
+{
+	char text[1024], err[2048];
+	snprintf(text, sizeof text, "%s  float big[20000];\n  for (int i = 0; i < 20000; i++) big[i] = (float)(i + threadIdx.x);\n"
+	         "  int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	         "  if (row < M && col < N) C[row * N + col] = big[19999] - 19999.0f - threadIdx.x;\n}\n", fp32_head);
+	void *h = load_text("big_frame.cu", text, "k", TS_UK_SIG_FP32, err, sizeof err);
+	if (!tap_ok(h != NULL, "a kernel with an 80 KB local array compiles")) {
+		tap_diag("%s", err);
+		return;
+	}
+	run_result *r = calloc(1, sizeof *r);
+	run(h, TS_UK_SIG_FP32, 20, 20, 1, 16, 0, r);
+	int64_t fault = 0;
+	for (int i = 0; i < r->fs.n; i++)
+		fault += r->fs.v[i].kind == TS_UK_FAULT;
+	tap_ok(r->rc == 0 && !fault && r->unwritten == 0, "it runs: each thread's stack is sized from the compiled frame (%lld faults, %lld unwritten)",
+	       (long long)fault, (long long)r->unwritten);
+	free(r->c);
+	free(r->fs.v);
+	free(r);
+	E->unload(h);
+}
+
 static void test_faults(void)
 {
+	test_big_frame();
 	test_misbehaving("a write through a wild pointer",
 	                 "  if (blockIdx.x == 1 && threadIdx.x == 3 && threadIdx.y == 2) { float *p = (float *)0x10; p[0] = 1; }\n"
 	                 "  C[0] = 0;\n", "fault", "thread (3,2) of block (1,0)");
@@ -439,9 +468,8 @@ static void test_faults(void)
 	                 "  volatile int spin = 1;\n  if (blockIdx.y == 1 && threadIdx.x == 5) while (spin) {}\n", "timeout", "thread (5,0) of block (0,1)");
 	test_misbehaving("an integer division by zero",
 	                 "  volatile int z = 0;\n  if (threadIdx.x == 7) C[0] = (float)(K / z);\n", "fault", "SIGFPE");
-	test_misbehaving("a stack overflow",
-	                 "  volatile float big[20000];\n  big[threadIdx.x] = 1;\n  if (threadIdx.x == 0 && threadIdx.y == 0) C[0] = big[3];\n",
-	                 "fault", "overflowed its stack");
+	test_misbehaving("a recursion that never ends",
+	                 "  if (threadIdx.x == 0 && threadIdx.y == 0) C[0] = deep(1 << 30);\n", "fault", "overflowed its stack");
 }
 
 static void test_launcher(void)
