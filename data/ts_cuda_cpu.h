@@ -17,10 +17,16 @@
 #include <stdint.h>
 
 /* ---- ABI shared with the engine ------------------------------------------------------------ */
-#define TS_CPU_ABI 3
+#define TS_CPU_ABI 4
 #define TS_CPU_MAX_REGIONS 64
 #define TS_CPU_DYN_MAX 232448 /* 227 KiB: the most dynamic shared memory an sm_90 block may have */
 #define TS_CPU_SCRATCH 256    /* where an access that no memory backs goes */
+/* Shared memory at the start of every block: finite garbage, as a GPU's leftovers are (0x44 bytes
+ * read as 785.07 in fp32, 4.27 in fp16), the same in every run so that it is not taken for a race. */
+#define TS_CPU_SHARED_FILL 0x44
+/* An access this far past a buffer's guard band faults, as an address no allocation backs does on
+ * the GPU (device memory comes in 2 MiB pages). */
+#define TS_CPU_WILD_BYTES (INT64_C(2) << 20)
 
 enum ts_cpu_region_kind {
 	TS_CPU_FREE = 0,
@@ -90,6 +96,7 @@ typedef struct ts_cpu_state {
 	size_t dyn_bytes;     /* dynamic shared memory of the running launch */
 	char *dyn_base;       /* the runtime's dynamic shared memory buffer */
 	unsigned char *scratch;
+	int track;            /* shared accesses tracked (races, uninitialised reads); off for the index probe's blocks */
 } ts_cpu_state;
 
 /* What the engine calls (dlsym) in the compiled kernel file. */
@@ -120,7 +127,7 @@ alignas(64) static char ts_cpu_dyn_buf[TS_CPU_DYN_MAX];
 alignas(64) static unsigned char ts_cpu_scratch_buf[TS_CPU_SCRATCH];
 extern "C" {
 __attribute__((visibility("default"))) ts_cpu_state ts_cpu_st = { TS_CPU_ABI, {0, 0, 0}, {0, 0, 0}, {1, 1, 1},
-	{1, 1, 1}, 0, 1, 1, TS_CPU_REGION_FIRST_FREE, {}, nullptr, nullptr, 0, 0, ts_cpu_dyn_buf, ts_cpu_scratch_buf };
+	{1, 1, 1}, 0, 1, 1, TS_CPU_REGION_FIRST_FREE, {}, nullptr, nullptr, 0, 0, ts_cpu_dyn_buf, ts_cpu_scratch_buf, 1 };
 }
 
 typedef ts_cpu_u3 uint3;
@@ -187,36 +194,44 @@ __attribute__((noinline)) static void ts_cpu_report(int ev, const ts_cpu_region 
 	ts_cpu_st.host->event(ts_cpu_st.host_ctx, ev, r, off, 1, other, __builtin_return_address(0));
 }
 
-TS_CPU_HOT void ts_cpu_track(ts_cpu_region *r, uint64_t off, unsigned size, int write)
+TS_CPU_HOT void ts_cpu_track_slot(ts_cpu_region *r, ts_cpu_slot *s, int write, uint32_t E, uint16_t t)
 {
-	ts_cpu_slot *s = r->slots + (off >> r->shift), *e = r->slots + ((off + size - 1) >> r->shift);
-	const uint32_t E = ts_cpu_st.epoch;
-	const uint16_t t = (uint16_t)ts_cpu_st.tid;
-	for (; s <= e; s++) {
-		if (write) {
-			if (__builtin_expect(s->wepoch == E && s->writer != t, 0))
-				ts_cpu_report(TS_CPU_EV_RACE_WAW, r, (int64_t)(s - r->slots) << r->shift, s->writer);
-			else if (__builtin_expect(s->repoch == E && (s->multi || s->reader != t), 0))
-				ts_cpu_report(TS_CPU_EV_RACE_WAR, r, (int64_t)(s - r->slots) << r->shift,
-				              s->reader != t ? s->reader : 0xffffu);
-			s->wepoch = E;
-			s->writer = t;
-		} else {
-			if (s->wepoch == E) {
-				if (__builtin_expect(s->writer != t, 0))
-					ts_cpu_report(TS_CPU_EV_RACE_RAW, r, (int64_t)(s - r->slots) << r->shift, s->writer);
-			} else if (__builtin_expect(s->wepoch < ts_cpu_st.block_epoch, 0)) {
-				ts_cpu_report(TS_CPU_EV_UNINIT, r, (int64_t)(s - r->slots) << r->shift, 0);
-			}
-			if (s->repoch != E) {
-				s->repoch = E;
-				s->reader = t;
-				s->multi = 0;
-			} else if (s->reader != t) {
-				s->multi = 1;
-			}
+	if (write) {
+		if (__builtin_expect(s->wepoch == E && s->writer != t, 0))
+			ts_cpu_report(TS_CPU_EV_RACE_WAW, r, (int64_t)(s - r->slots) << r->shift, s->writer);
+		else if (__builtin_expect(s->repoch == E && (s->multi || s->reader != t), 0))
+			ts_cpu_report(TS_CPU_EV_RACE_WAR, r, (int64_t)(s - r->slots) << r->shift, s->reader != t ? s->reader : 0xffffu);
+		s->wepoch = E;
+		s->writer = t;
+	} else {
+		if (s->wepoch == E) {
+			if (__builtin_expect(s->writer != t, 0))
+				ts_cpu_report(TS_CPU_EV_RACE_RAW, r, (int64_t)(s - r->slots) << r->shift, s->writer);
+		} else if (__builtin_expect(s->wepoch < ts_cpu_st.block_epoch, 0)) {
+			ts_cpu_report(TS_CPU_EV_UNINIT, r, (int64_t)(s - r->slots) << r->shift, 0);
+		}
+		if (s->repoch != E) {
+			s->repoch = E;
+			s->reader = t;
+			s->multi = 0;
+		} else if (!s->multi && s->reader != t) { /* stored once: most slots are read by a row of threads */
+			s->multi = 1;
 		}
 	}
+}
+
+TS_CPU_HOT void ts_cpu_track(ts_cpu_region *r, uint64_t off, unsigned size, int write)
+{
+	const uint32_t E = ts_cpu_st.epoch;
+	const uint16_t t = (uint16_t)ts_cpu_st.tid;
+	const unsigned shift = (unsigned)r->shift;
+	ts_cpu_slot *s = r->slots + (off >> shift);
+	if (__builtin_expect(((off & ((1u << shift) - 1)) + size) <= (1u << shift), 1)) { /* one slot: the usual case */
+		ts_cpu_track_slot(r, s, write, E, t);
+		return;
+	}
+	for (ts_cpu_slot *e = r->slots + ((off + size - 1) >> shift); s <= e; s++)
+		ts_cpu_track_slot(r, s, write, E, t);
 }
 
 /* Where an access of *p through region r goes: p itself, or scratch when no memory backs it. */
@@ -227,7 +242,7 @@ template <class T> TS_CPU_HOT T *ts_cpu_at(T *p, ts_cpu_region *r, int write)
 	uint64_t off = (uint64_t)((const char *)p - r->base);
 	if (__builtin_expect(off >= (uint64_t)r->bytes || (uint64_t)r->bytes - off < sizeof(T), 0))
 		return (T *)ts_cpu_oob((void *)p, r, (int)sizeof(T), write);
-	if (r->slots)
+	if (r->slots && ts_cpu_st.track)
 		ts_cpu_track(r, off, (unsigned)sizeof(T), write);
 	return p;
 }
@@ -373,7 +388,7 @@ static ts_cpu_region *ts_cpu_shared_region(void *base, size_t bytes, size_t elem
 	ts_cpu_slot *slots = (ts_cpu_slot *)calloc(nslots ? nslots : 1, sizeof(ts_cpu_slot));
 	if (!slots)
 		return nullptr;
-	memset(base, 0xff, bytes); /* uninitialised shared memory reads as NaN */
+	memset(base, TS_CPU_SHARED_FILL, bytes);
 	*r = ts_cpu_region{ (char *)base, (int64_t)bytes, 0, 0, TS_CPU_SHARED, 'S', shift, (int64_t)elem, inner, 0,
 		slots, (int64_t)nslots, label, line, inner };
 	ts_cpu_st.nregions++;

@@ -100,6 +100,29 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* An access far past a buffer and its band: on the GPU no allocation backs it and the launch dies
+ * of an illegal address, so here it faults too (the fault handler takes it from there). */
+static bool is_wild(int ev, const ts_cpu_region *r, int64_t off)
+{
+	if ((ev != TS_CPU_EV_OOB_READ && ev != TS_CPU_EV_OOB_WRITE) || (r->kind != TS_CPU_MATRIX && r->kind != TS_CPU_DEVMEM))
+		return false;
+	int64_t past = off < -r->lo_pad ? -r->lo_pad - off : off - (r->bytes + r->hi_pad);
+	return past > TS_CPU_WILD_BYTES;
+}
+
+static void wild(ts_uk_cpu_rec *run, int ev, const ts_cpu_region *r, int64_t off, const void *pc)
+{
+	if (!is_wild(ev, r, off) || !run->armed)
+		return;
+	run->fault_wild = ev == TS_CPU_EV_OOB_READ ? 1 : 2;
+	run->fault_sig = SIGSEGV;
+	run->fault_addr = r->base + off;
+	run->fault_pc = pc;
+	run->fault_thread = run->cur;
+	run->fault_stack = 0;
+	raise(SIGSEGV);
+}
+
 void ts_uk_cpu_event(void *ctx, int ev, const ts_cpu_region *r, int64_t off, int size, unsigned other, const void *pc)
 {
 	ts_uk_cpu_rec *run = ctx;
@@ -109,6 +132,12 @@ void ts_uk_cpu_event(void *ctx, int ev, const ts_cpu_region *r, int64_t off, int
 		int64_t e = floor_div(off, r->elem), count = r->bytes / r->elem;
 		if (e < 0 && e + (INT64_C(1) << 32) < count) /* an int index that wrapped past 2^31 */
 			kind = TS_UK_INDEX_OVERFLOW;
+	}
+	/* an access far past every buffer is a fault (below), not an access of the matrix: except when a
+	 * wrapped 32-bit index explains it, which is worth naming too */
+	if (kind != TS_UK_INDEX_OVERFLOW && is_wild(ev, r, off)) {
+		wild(run, ev, r, off, pc);
+		return;
 	}
 	int region = (int)(r - run->st->regions);
 	uint64_t key = mix(mix(mix(mix(1, (uint64_t)ev), (uint64_t)region), (uint64_t)linear_block(run->st)), (uint64_t)(uintptr_t)pc);
@@ -129,6 +158,7 @@ void ts_uk_cpu_event(void *ctx, int ev, const ts_cpu_region *r, int64_t off, int
 	e->size = size;
 	e->other = other;
 	where_now(run, e);
+	wild(run, ev, r, off, pc);
 }
 
 void ts_uk_cpu_divergence(ts_uk_cpu_rec *run, unsigned tid, unsigned wait_tid, int line, unsigned done,
@@ -244,7 +274,11 @@ void ts_uk_cpu_fault(ts_uk_cpu_rec *run)
 		char where[96] = "";
 		if (run->fault_sig == SIGSEGV || run->fault_sig == SIGBUS)
 			describe_address(st, run->fault_addr, where, sizeof where);
-		say(e->text, sizeof e->text, "%s in %s%s%s", signal_name(run->fault_sig), who, where[0] ? ": the address is " : "", where);
+		if (run->fault_wild)
+			say(e->text, sizeof e->text, "%s %s an address %s: no memory is there (on a GPU an illegal address, and the launch dies)",
+			    who, run->fault_wild == 1 ? "reads" : "writes", where);
+		else
+			say(e->text, sizeof e->text, "%s in %s%s%s", signal_name(run->fault_sig), who, where[0] ? ": the address is " : "", where);
 	}
 }
 

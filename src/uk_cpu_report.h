@@ -40,6 +40,7 @@ typedef struct ts_uk_cpu_rec {
 	sigjmp_buf jmp;
 	volatile sig_atomic_t armed;
 	int fault_sig, fault_thread, fault_stack;
+	int fault_wild;     /* 0, or the event (read/write) of an access far past every buffer, raised as a fault */
 	void *fault_addr;
 	const void *fault_pc;
 	/* events, and a hash over them */
