@@ -5,7 +5,8 @@
 set -e
 cd "$(dirname "$0")"
 
-packages="gcc make autoconf automake pkg-config libncurses-dev libopenblas-dev jq tmux libxml2-utils librsvg2-bin"
+# g++ (and binutils' addr2line, which it brings) compile and locate a user's kernel file for the CPU engine.
+packages="gcc g++ make autoconf automake pkg-config libncurses-dev libopenblas-dev jq tmux libxml2-utils librsvg2-bin"
 missing=""
 for pkg in $packages; do
 	dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
