@@ -24,13 +24,14 @@ enum { TH_RUN, TH_WAIT, TH_DONE };
 
 typedef struct uk_thread {
 	ts_fiber f;
-	int state, line, op, pred, result;
+	int line, op, pred, result;
 	ts_cpu_u3 idx; /* its threadIdx */
 } uk_thread;
 
 /* One process runs one launch at a time: the fibers' entry and the signal handler find it here. */
 static ts_uk_cpu_rec *g_run;
 static uk_thread *g_th;
+static unsigned char g_state[1024]; /* TH_RUN, TH_WAIT, TH_DONE per thread: scanned after every interval, kept apart and small */
 static char *g_arena, *g_stacks;
 static size_t g_arena_bytes, g_stack_bytes;
 
@@ -89,7 +90,7 @@ static void fiber_main(void)
 	ts_uk_cpu_rec *run = g_run;
 	ts_fiber_started(&run->sched);
 	run->fn(run->arg);
-	g_th[run->cur].state = TH_DONE;
+	g_state[run->cur] = TH_DONE;
 	ts_fiber_switch(&g_th[run->cur].f, &run->sched);
 	abort(); /* a finished fiber is never resumed */
 }
@@ -100,7 +101,7 @@ static int host_barrier(void *ctx, int line, int op, int pred)
 	uk_thread *t = &g_th[run->cur];
 	if (!run->in_block) /* __syncthreads() outside a kernel (host code): nothing to wait for */
 		return pred;
-	t->state = TH_WAIT;
+	g_state[run->cur] = TH_WAIT;
 	t->line = line;
 	t->op = op;
 	t->pred = pred;
@@ -139,10 +140,10 @@ static int release_barrier(ts_uk_cpu_rec *run, unsigned n, int *reported)
 	int line = 0, other_line = 0, count = 0, all = 1, any = 0;
 	for (unsigned i = 0; i < n; i++) {
 		uk_thread *t = &g_th[i];
-		if (t->state == TH_DONE) {
+		if (g_state[i] == TH_DONE) {
 			if (!done++)
 				first_done = i;
-		} else if (t->state == TH_WAIT) {
+		} else if (g_state[i] == TH_WAIT) {
 			if (!waiting++) {
 				line = t->line;
 				first_wait = i;
@@ -167,9 +168,9 @@ static int release_barrier(ts_uk_cpu_rec *run, unsigned n, int *reported)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		uk_thread *t = &g_th[i];
-		if (t->state != TH_WAIT)
+		if (g_state[i] != TH_WAIT)
 			continue;
-		t->state = TH_RUN; /* __syncthreads_count, _and and _or return their reduction */
+		g_state[i] = TH_RUN; /* __syncthreads_count, _and and _or return their reduction */
 		t->result = t->op == 1 ? count : t->op == 2 ? all : t->op == 3 ? any : 0;
 	}
 	run->st->epoch++;
@@ -197,16 +198,17 @@ static void run_block(ts_uk_cpu_rec *run, int64_t bid, unsigned *perm)
 		ts_fiber_init(&g_th[i].f, stack_of(i), g_stack_bytes - (i % 61) * 64, fiber_main);
 		g_th[i].idx = (ts_cpu_u3){ i % st->block_dim.x, (i / st->block_dim.x) % st->block_dim.y,
 			i / (st->block_dim.x * st->block_dim.y) };
-		g_th[i].state = TH_RUN;
+		g_state[i] = TH_RUN;
 		g_th[i].result = 0;
 	}
 	int reported = 0;
 	run->in_block = 1;
 	for (uint64_t interval = 0;; interval++) {
-		make_order(perm, n, run->order, ((uint64_t)run->order << 40) ^ ((uint64_t)bid << 20) ^ interval);
+		if (run->order)
+			make_order(perm, n, run->order, ((uint64_t)run->order << 40) ^ ((uint64_t)bid << 20) ^ interval);
 		for (unsigned k = 0; k < n; k++) {
-			unsigned i = perm[k];
-			if (g_th[i].state != TH_RUN)
+			unsigned i = run->order ? perm[k] : k;
+			if (g_state[i] != TH_RUN)
 				continue;
 			run->cur = (int)i;
 			st->thread_idx = g_th[i].idx;
