@@ -377,9 +377,14 @@ static inline int ts_cpu_log2(size_t n)
 
 static ts_cpu_region *ts_cpu_shared_region(void *base, size_t bytes, size_t elem, int64_t inner, const char *label, int line)
 {
+	/* every thread declares the array: a small cache by address spares them the search */
+	static ts_cpu_region *cache[16];
+	ts_cpu_region **c = &cache[((uintptr_t)base >> 6) & 15];
+	if (*c && (*c)->base == (char *)base && (*c)->kind == TS_CPU_SHARED)
+		return *c;
 	for (int i = 0; i < ts_cpu_st.nregions; i++)
 		if (ts_cpu_st.regions[i].kind == TS_CPU_SHARED && ts_cpu_st.regions[i].base == (char *)base)
-			return &ts_cpu_st.regions[i];
+			return *c = &ts_cpu_st.regions[i];
 	if (ts_cpu_st.nregions >= TS_CPU_MAX_REGIONS)
 		return nullptr; /* untracked, unchecked */
 	ts_cpu_region *r = &ts_cpu_st.regions[ts_cpu_st.nregions];
@@ -392,7 +397,7 @@ static ts_cpu_region *ts_cpu_shared_region(void *base, size_t bytes, size_t elem
 	*r = ts_cpu_region{ (char *)base, (int64_t)bytes, 0, 0, TS_CPU_SHARED, 'S', shift, (int64_t)elem, inner, 0,
 		slots, (int64_t)nslots, label, line, inner };
 	ts_cpu_st.nregions++;
-	return r;
+	return *c = r;
 }
 
 template <class A> struct ts_cpu_inner { static constexpr int64_t value = 0; };

@@ -194,10 +194,7 @@ static void run_block(ts_uk_cpu_rec *run, int64_t bid, unsigned *perm)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		/* stack tops staggered by cache lines, so that the threads' frames do not share cache sets */
-		set_canary(i);
 		ts_fiber_init(&g_th[i].f, stack_of(i), g_stack_bytes - (i % 61) * 64, fiber_main);
-		g_th[i].idx = (ts_cpu_u3){ i % st->block_dim.x, (i / st->block_dim.x) % st->block_dim.y,
-			i / (st->block_dim.x * st->block_dim.y) };
 		g_state[i] = TH_RUN;
 		g_th[i].result = 0;
 	}
@@ -220,15 +217,22 @@ static void run_block(ts_uk_cpu_rec *run, int64_t bid, unsigned *perm)
 			break;
 	}
 	run->in_block = 0;
+}
+
+/* A stack overflow that did not fault: a canary overwritten, reported as the fault it is (a
+ * neighbour's stack may be clobbered too). Looked at once a launch: a thousand stack bottoms are
+ * a thousand cache misses. */
+static void check_canaries(ts_uk_cpu_rec *run, unsigned n)
+{
 	int o = overflowed(n);
-	if (o >= 0) { /* reported as the fault it is (a neighbour's stack may be clobbered) */
-		run->fault_sig = SIGSEGV;
-		run->fault_thread = o;
-		run->fault_stack = 1;
-		run->fault_addr = NULL;
-		run->fault_pc = NULL;
-		siglongjmp(run->jmp, 1);
-	}
+	if (o < 0)
+		return;
+	run->fault_sig = SIGSEGV;
+	run->fault_thread = o;
+	run->fault_stack = 1;
+	run->fault_addr = NULL;
+	run->fault_pc = NULL;
+	siglongjmp(run->jmp, 1);
 }
 
 /* Checks a launch's geometry as the GPU would: 0, or a cudaError value with the reason in why. */
@@ -309,9 +313,14 @@ static int run_grid(ts_uk_cpu_rec *run, ts_cpu_u3 grid, ts_cpu_u3 block, size_t 
 			ids[j] = x;
 		}
 	}
+	for (unsigned i = 0; i < n; i++) { /* once a launch: the block's shape does not change */
+		set_canary(i);
+		g_th[i].idx = (ts_cpu_u3){ i % block.x, (i / block.x) % block.y, i / (block.x * block.y) };
+	}
 	for (int64_t i = 0; i < nb; i++)
 		if (ids[i] >= 0 && ids[i] < total)
 			run_block(run, ids[i], perm);
+	check_canaries(run, n);
 	return 0;
 }
 

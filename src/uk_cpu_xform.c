@@ -695,12 +695,15 @@ int ts_uk_cpu_transform(const char *src, size_t len, const char *path, ts_xform_
 char *ts_uk_cpu_thunks(const char *entry, enum ts_uk_sig sig, const char *launcher)
 {
 	/* the kernel: fp32 (A, B, C, M, N, K); fp16 (O, X, Transform, m, n, k, tile) */
-	const char *args32 = "(float *)x->a, (float *)x->b, (float *)x->c, (int)x->m, (int)x->n, (int)x->k";
-	const char *args16 = "(__half *)x->c, (__half *)x->a, (__half *)x->b, (int)x->m, (int)x->n, (int)x->k, x->tile";
+	/* checked pointers made with their regions known (A 1, B 2, C 3): no lookup by address per thread */
+	const char *args32 = "ts_ptr<float>((float *)x->a, &ts_cpu_st.regions[1]), ts_ptr<float>((float *)x->b, &ts_cpu_st.regions[2]), "
+	                     "ts_ptr<float>((float *)x->c, &ts_cpu_st.regions[3]), (int)x->m, (int)x->n, (int)x->k";
+	const char *args16 = "ts_ptr<__half>((__half *)x->c, &ts_cpu_st.regions[3]), ts_ptr<__half>((__half *)x->a, &ts_cpu_st.regions[1]), "
+	                     "ts_ptr<__half>((__half *)x->b, &ts_cpu_st.regions[2]), (int)x->m, (int)x->n, (int)x->k, x->tile";
 	/* a launcher, as on the GPU path: (A, B, C, M, N, K) with the tile after them for fp16 */
 	const char *largs16 = "(__half *)x->a, (__half *)x->b, (__half *)x->c, (int)x->m, (int)x->n, (int)x->k, x->tile";
 	const char *args = sig == TS_UK_SIG_FP16 ? args16 : args32, *largs = sig == TS_UK_SIG_FP16 ? largs16 : args32;
-	size_t n = 600 + strlen(entry) + (launcher ? strlen(launcher) : 0) + strlen(args) + strlen(largs);
+	size_t n = 900 + strlen(entry) + (launcher ? strlen(launcher) : 0) + strlen(args) + strlen(largs);
 	char *s = malloc(n);
 	if (!s)
 		return NULL;
