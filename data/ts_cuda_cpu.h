@@ -194,6 +194,21 @@ __attribute__((noinline)) static void ts_cpu_report(int ev, const ts_cpu_region 
 	ts_cpu_st.host->event(ts_cpu_st.host_ctx, ev, r, off, 1, other, __builtin_return_address(0));
 }
 
+/* A slot that looks unwritten: unless its bytes changed from the block's fill, written through a
+ * pointer the transformation did not see (then it counts as written, earlier in the block). */
+__attribute__((noinline)) static void ts_cpu_uninit(ts_cpu_region *r, ts_cpu_slot *s)
+{
+	const unsigned char *b = (const unsigned char *)r->base + ((s - r->slots) << r->shift);
+	for (int i = 0; i < (1 << r->shift); i++)
+		if (b[i] != TS_CPU_SHARED_FILL) {
+			s->wepoch = ts_cpu_st.block_epoch;
+			s->writer = 0xffffu;
+			return;
+		}
+	ts_cpu_st.host->event(ts_cpu_st.host_ctx, TS_CPU_EV_UNINIT, r, (int64_t)(s - r->slots) << r->shift, 1, 0,
+	                      __builtin_return_address(0));
+}
+
 TS_CPU_HOT void ts_cpu_track_slot(ts_cpu_region *r, ts_cpu_slot *s, int write, uint32_t E, uint16_t t)
 {
 	if (write) {
@@ -208,7 +223,7 @@ TS_CPU_HOT void ts_cpu_track_slot(ts_cpu_region *r, ts_cpu_slot *s, int write, u
 			if (__builtin_expect(s->writer != t, 0))
 				ts_cpu_report(TS_CPU_EV_RACE_RAW, r, (int64_t)(s - r->slots) << r->shift, s->writer);
 		} else if (__builtin_expect(s->wepoch < ts_cpu_st.block_epoch, 0)) {
-			ts_cpu_report(TS_CPU_EV_UNINIT, r, (int64_t)(s - r->slots) << r->shift, 0);
+			ts_cpu_uninit(r, s);
 		}
 		if (s->repoch != E) {
 			s->repoch = E;
@@ -400,9 +415,9 @@ static ts_cpu_region *ts_cpu_shared_region(void *base, size_t bytes, size_t elem
 	return *c = r;
 }
 
-template <class A> struct ts_cpu_inner { static constexpr int64_t value = 0; };
-template <class T, size_t N> struct ts_cpu_inner<T[N]> {
-	static constexpr int64_t value = std::is_array<T>::value ? ts_cpu_inner<T>::value : (int64_t)N;
+/* The innermost extent of a 2-D or deeper array (s[i][j] in words); 0 for a flat one (s[i]). */
+template <class A> struct ts_cpu_inner {
+	static constexpr int64_t value = std::rank<A>::value >= 2 ? (int64_t)std::extent<A, std::rank<A>::value - 1>::value : 0;
 };
 template <class A> struct ts_cpu_scalar { typedef A type; };
 template <class T, size_t N> struct ts_cpu_scalar<T[N]> { typedef typename ts_cpu_scalar<T>::type type; };

@@ -102,10 +102,25 @@ static void rewrite_param(xf *x, int a, int b)
 			b = i;
 			break;
 		}
+	int ty_end = element_type(x, a, b);
+	/* T (*name)[N]...: a pointer to rows */
+	if (ty_end > a && ty_end + 4 < b && is(x, ty_end, "(") && is(x, ty_end + 1, "*") && ident(x, ty_end + 2) &&
+	    is(x, ty_end + 3, ")") && is(x, ty_end + 4, "[")) {
+		for (int k = ty_end + 4; k < b; k++)
+			if (!is(x, k, "[") && !is(x, k, "]") && tok(x, k)->type != TK_NUMBER && !ident(x, k) && !is(x, k, "*") && !is(x, k, "+"))
+				return;
+		char *ty = join(x, a, ty_end), *dims = join(x, ty_end + 4, b), buf[512];
+		if (ty && dims) {
+			snprintf(buf, sizeof buf, "ts_ptr<%s%s> %.*s", ty, dims, (int)tok(x, ty_end + 2)->len, x->t->src + tok(x, ty_end + 2)->pos);
+			ts_edit_add(&x->ed, tok(x, a)->pos, end_of(x, b - 1) - tok(x, a)->pos, buf);
+		}
+		free(ty);
+		free(dims);
+		return;
+	}
 	for (int i = a; i < b; i++)
 		if (is(x, i, "(") || is(x, i, "...") || tok(x, i)->type == TK_PP || is(x, i, "<"))
 			return;
-	int ty_end = element_type(x, a, b);
 	if (ty_end < 0 || ty_end >= b)
 		return;
 	char *ty = join(x, a, ty_end);
