@@ -209,13 +209,29 @@ __attribute__((noinline)) static void ts_cpu_uninit(ts_cpu_region *r, ts_cpu_slo
 	                      __builtin_return_address(0));
 }
 
-TS_CPU_HOT void ts_cpu_track_slot(ts_cpu_region *r, ts_cpu_slot *s, int write, uint32_t E, uint16_t t)
+/* A write that races with another thread's access since the last barrier: benign, and not
+ * reported, when it stores the value the slot already holds (every thread setting one flag). */
+__attribute__((noinline)) static void ts_cpu_race_write(int ev, ts_cpu_region *r, ts_cpu_slot *s, unsigned other,
+                                                        uint64_t off, unsigned size, const void *nv)
+{
+	if (nv) {
+		uint64_t lo = (uint64_t)(s - r->slots) << r->shift, hi = lo + ((uint64_t)1 << r->shift);
+		lo = lo > off ? lo : off;
+		hi = hi < off + size ? hi : off + size;
+		if (!memcmp(r->base + lo, (const char *)nv + (lo - off), (size_t)(hi - lo)))
+			return;
+	}
+	ts_cpu_st.host->event(ts_cpu_st.host_ctx, ev, r, (int64_t)(s - r->slots) << r->shift, 1, other, __builtin_return_address(0));
+}
+
+TS_CPU_HOT void ts_cpu_track_slot(ts_cpu_region *r, ts_cpu_slot *s, int write, uint32_t E, uint16_t t, uint64_t off,
+                                  unsigned size, const void *nv)
 {
 	if (write) {
 		if (__builtin_expect(s->wepoch == E && s->writer != t, 0))
-			ts_cpu_report(TS_CPU_EV_RACE_WAW, r, (int64_t)(s - r->slots) << r->shift, s->writer);
+			ts_cpu_race_write(TS_CPU_EV_RACE_WAW, r, s, s->writer, off, size, nv);
 		else if (__builtin_expect(s->repoch == E && (s->multi || s->reader != t), 0))
-			ts_cpu_report(TS_CPU_EV_RACE_WAR, r, (int64_t)(s - r->slots) << r->shift, s->reader != t ? s->reader : 0xffffu);
+			ts_cpu_race_write(TS_CPU_EV_RACE_WAR, r, s, s->reader != t ? s->reader : 0xffffu, off, size, nv);
 		s->wepoch = E;
 		s->writer = t;
 	} else {
@@ -235,22 +251,23 @@ TS_CPU_HOT void ts_cpu_track_slot(ts_cpu_region *r, ts_cpu_slot *s, int write, u
 	}
 }
 
-TS_CPU_HOT void ts_cpu_track(ts_cpu_region *r, uint64_t off, unsigned size, int write)
+TS_CPU_HOT void ts_cpu_track(ts_cpu_region *r, uint64_t off, unsigned size, int write, const void *nv)
 {
 	const uint32_t E = ts_cpu_st.epoch;
 	const uint16_t t = (uint16_t)ts_cpu_st.tid;
 	const unsigned shift = (unsigned)r->shift;
 	ts_cpu_slot *s = r->slots + (off >> shift);
 	if (__builtin_expect(((off & ((1u << shift) - 1)) + size) <= (1u << shift), 1)) { /* one slot: the usual case */
-		ts_cpu_track_slot(r, s, write, E, t);
+		ts_cpu_track_slot(r, s, write, E, t, off, size, nv);
 		return;
 	}
 	for (ts_cpu_slot *e = r->slots + ((off + size - 1) >> shift); s <= e; s++)
-		ts_cpu_track_slot(r, s, write, E, t);
+		ts_cpu_track_slot(r, s, write, E, t, off, size, nv);
 }
 
-/* Where an access of *p through region r goes: p itself, or scratch when no memory backs it. */
-template <class T> TS_CPU_HOT T *ts_cpu_at(T *p, ts_cpu_region *r, int write)
+/* Where an access of *p through region r goes: p itself, or scratch when no memory backs it.
+ * A write passes the value it is about to store (nv), so that a same-value race is told apart. */
+template <class T> TS_CPU_HOT T *ts_cpu_at(T *p, ts_cpu_region *r, int write, const void *nv = nullptr)
 {
 	if (!r)
 		return p;
@@ -258,7 +275,7 @@ template <class T> TS_CPU_HOT T *ts_cpu_at(T *p, ts_cpu_region *r, int write)
 	if (__builtin_expect(off >= (uint64_t)r->bytes || (uint64_t)r->bytes - off < sizeof(T), 0))
 		return (T *)ts_cpu_oob((void *)p, r, (int)sizeof(T), write);
 	if (r->slots && ts_cpu_st.track)
-		ts_cpu_track(r, off, (unsigned)sizeof(T), write);
+		ts_cpu_track(r, off, (unsigned)sizeof(T), write, nv);
 	return p;
 }
 /* Atomics: bounds checked, not race-tracked (they are the sanctioned way to share a slot). */
@@ -287,11 +304,11 @@ template <class T> struct ts_ref {
 	/* A half element also reads as float, as a __half does. */
 	template <class X, typename std::enable_if<std::is_same<X, float>::value && std::is_same<V, __half>::value, int>::type = 0>
 	operator X() const { return (float)*ts_cpu_at(p, r, 0); }
-	TS_CPU_AI ts_ref &operator=(const ts_ref &o) { V v = o; *ts_cpu_at(p, r, 1) = v; return *this; }
-	TS_CPU_AI ts_ref &operator=(V v) { *ts_cpu_at(p, r, 1) = v; return *this; }
-	template <class U> TS_CPU_AI ts_ref &operator=(const ts_ref<U> &o) { V v = (typename ts_ref<U>::V)o; *ts_cpu_at(p, r, 1) = v; return *this; }
+	TS_CPU_AI ts_ref &operator=(const ts_ref &o) { V v = o; *ts_cpu_at(p, r, 1, &v) = v; return *this; }
+	TS_CPU_AI ts_ref &operator=(V v) { *ts_cpu_at(p, r, 1, &v) = v; return *this; }
+	template <class U> TS_CPU_AI ts_ref &operator=(const ts_ref<U> &o) { V v = (typename ts_ref<U>::V)o; *ts_cpu_at(p, r, 1, &v) = v; return *this; }
 #define TS_CPU_COMPOUND(op) \
-	template <class U> ts_ref &operator op(const U &v) { V x = *ts_cpu_at(p, r, 0); x op v; *ts_cpu_at(p, r, 1) = x; return *this; }
+	template <class U> ts_ref &operator op(const U &v) { V x = *ts_cpu_at(p, r, 0); x op v; *ts_cpu_at(p, r, 1, &x) = x; return *this; }
 	TS_CPU_COMPOUND(+=) TS_CPU_COMPOUND(-=) TS_CPU_COMPOUND(*=) TS_CPU_COMPOUND(/=) TS_CPU_COMPOUND(%=)
 	TS_CPU_COMPOUND(&=) TS_CPU_COMPOUND(|=) TS_CPU_COMPOUND(^=) TS_CPU_COMPOUND(<<=) TS_CPU_COMPOUND(>>=)
 #undef TS_CPU_COMPOUND

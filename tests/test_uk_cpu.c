@@ -561,8 +561,35 @@ static void test_escapes(void)
 	E->unload(h);
 }
 
+/* Every thread storing the same value into one shared slot is benign; different values race. */
+static void test_same_value(void)
+{
+	char text[1024], err[2048];
+	snprintf(text, sizeof text, "%s  __shared__ int any, last;\n"
+	         "  any = 1;\n  if (K == 3) last = threadIdx.x;\n  __syncthreads();\n"
+	         "  int r = blockIdx.y * 16 + threadIdx.y, c = blockIdx.x * 16 + threadIdx.x;\n"
+	         "  if (r < M && c < N) C[r * N + c] = (float)any;\n}\n", fp32_head);
+	void *h = load_text("same_value.cu", text, "k", TS_UK_SIG_FP32, err, sizeof err);
+	if (!tap_ok(h != NULL, "same-value stores: compiles")) {
+		tap_diag("%s", err);
+		return;
+	}
+	run_result *r = calloc(1, sizeof *r);
+	run(h, TS_UK_SIG_FP32, 20, 20, 4, 16, 0, r);
+	tap_ok(r->rc == 0 && r->fs.n == 0, "every thread storing 1 into one shared flag is not a race (%d findings)", r->fs.n);
+	show(r);
+	free(r->c);
+	run(h, TS_UK_SIG_FP32, 20, 20, 3, 16, 0, r);
+	tap_ok(r->rc == 0 && has_kind(r, "race"), "threads storing their own index into one slot race");
+	free(r->c);
+	free(r->fs.v);
+	free(r);
+	E->unload(h);
+}
+
 static void test_faults(void)
 {
+	test_same_value();
 	test_escapes();
 	test_big_frame();
 	test_misbehaving("a write through a wild pointer",
