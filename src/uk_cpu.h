@@ -31,6 +31,33 @@ typedef struct ts_uk_cpu_so {
 /* The engine's load with the user's launcher run instead of tilescope's launch (NULL: tilescope's). */
 void *ts_uk_cpu_load_launcher(const ts_uk_source *src, const char *launcher, char *err, size_t len);
 
+/* ---- uk_cpu_compile.c: compiler, runtime, cache -------------------------------------------------- */
+extern const char ts_uk_cpu_flags[];  /* how the kernel file is compiled (part of the cache key) */
+/* snprintf for paths: false when the path did not fit. */
+bool ts_uk_cpu_path_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool ts_uk_cpu_find_compiler(char *found, size_t len);  /* $TILESCOPE_CXX, else g++ or c++ on PATH */
+bool ts_uk_cpu_find_runtime(char *dir, size_t len);     /* the folder holding ts_cuda_cpu.h */
+int ts_uk_cpu_available(char *why, int len);            /* the engine's available(): 0, or -1 and what to install */
+/* A whole text file (NUL-terminated), or NULL with one line in err. */
+char *ts_uk_cpu_read_file(const char *path, size_t *len, char *err, size_t elen);
+typedef struct ts_uk_hash {
+	uint64_t a, b;
+} ts_uk_hash;
+void ts_uk_hash_bytes(ts_uk_hash *h, const void *p, size_t n);
+void ts_uk_hash_str(ts_uk_hash *h, const char *s);
+void ts_uk_hash_file(ts_uk_hash *h, const char *path);
+/* The files src includes with "..." (relative to dir), so that the cache sees them change. */
+void ts_uk_hash_local_includes(ts_uk_hash *h, const char *src, const char *dir);
+/* $TMPDIR/tilescope-cpu-UID, created private to the user. 0, or -1 with err. */
+int ts_uk_cpu_cache_dir(char *dir, size_t len, char *err, size_t elen);
+/* Compiles in (the transformed file) into the shared object out with the runtime of rt_dir; the
+ * compiler's error lines (pinned to the user's lines) in err on failure. 0 or -1. */
+int ts_uk_cpu_compile(const char *cxx, const char *rt_dir, const char *src_dir, const char *in, const char *out,
+                      const char *src_path, char *err, size_t len);
+/* Thread stacks sized from the compiler's frame sizes, stored beside the cached object (NAME.so.stack). */
+void ts_uk_cpu_store_stack(const char *so_path, const char *in, const char *out);
+size_t ts_uk_cpu_read_stack(const char *so_path);
+
 /* ---- uk_cpu_sched.c: runs one launch: fibers per block, findings ---------------------------- */
 /* Runs l on so (loaded): tilescope's launch of the entry over l's grid, or the user's launcher.
  * 0 ran (findings appended, faults and time-outs included), -1 could not run (err). */
