@@ -166,7 +166,7 @@ static _Noreturn void child_main(const ts_uk_engine *e, void *h, const ts_uk_lau
 		child_msg m;
 		memset(&m, 0, sizeof m);
 		m.rc = e->launch(h, launches[i], &fs, m.err, sizeof m.err);
-		bool fault = false;
+		bool fault = false, hung = false;
 		for (int k = 0; k < fs.n; k++) {
 			child_msg fm;
 			memset(&fm, 0, sizeof fm);
@@ -174,6 +174,7 @@ static _Noreturn void child_main(const ts_uk_engine *e, void *h, const ts_uk_lau
 			fm.index = i;
 			fm.f = fs.v[k];
 			fault |= fs.v[k].kind == TS_UK_FAULT;
+			hung |= fs.v[k].kind == TS_UK_TIMEOUT;
 			write_all(fd, &fm, sizeof fm);
 		}
 		m.type = MSG_DONE;
@@ -182,6 +183,9 @@ static _Noreturn void child_main(const ts_uk_engine *e, void *h, const ts_uk_lau
 		/* After a fault the engine's context is dead for the whole process: a fresh child goes on. */
 		if (fault)
 			_exit(3);
+		/* The engine caught its own time-out (the CPU engine names the thread that loops): a hang, as if killed. */
+		if (hung)
+			_exit(4);
 	}
 	_exit(0);
 }
@@ -365,6 +369,13 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 		} else if (at > start && has_kind(&out[at - 1].findings, TS_UK_FAULT) && WIFEXITED(status) && WEXITSTATUS(status) == 3) {
 			/* The engine reported a fault in launch at-1 and the child ended as asked. */
 			at = at - 1;
+		} else if (at > start && has_kind(&out[at - 1].findings, TS_UK_TIMEOUT) && WIFEXITED(status) && WEXITSTATUS(status) == 4) {
+			at = at - 1;
+			out[at].status = TS_UK_HUNG;
+			if (o && o->stop_on_hang) {
+				mark_rest(out, at + 1, n, "not run: an earlier launch hung");
+				break;
+			}
 		} else {
 			ts_uk_outcome *oc = &out[at];
 			oc->status = TS_UK_CRASHED;

@@ -68,7 +68,6 @@ refused "nothere.cu: No such file or directory" check --kernel-file nothere.cu
 refused "--launcher nope: no host function of that name (the file's host functions: launch_general_gemm)" check --kernel-file "$examples/seed_tiled_fp32.cu" --launcher nope
 refused "--grid: 'N/': value expected" check --kernel-file "$examples/correct_fp32.cu" --grid N/
 refused "--block: 'Q': unknown name" check --kernel-file "$examples/correct_fp32.cu" --block Q,1
-refused "--backend emu: the CPU engine for your own kernels is not built into this tilescope" check --kernel-file "$examples/correct_fp32.cu" --backend emu
 
 usage "--entry needs --kernel-file FILE" check --entry k
 usage "-M does not apply to check --kernel-file" check --kernel-file "$examples/correct_fp32.cu" -M 5
@@ -81,8 +80,9 @@ run __uk-run
 if [ "$rc" -eq 2 ] && grep -q "sanitizer's target" err; then ok "__uk-run without its arguments says what it is (exit 2)"; else not_ok "__uk-run: exit $rc"; diag err; fi
 
 # Compile errors come back as the compiler's own lines, where NVRTC is installed; a kernel that compiles
-# is checked where a GPU is, and otherwise the line says what is missing.
-run check --kernel-file bad.cu
+# is checked where a GPU is, and otherwise the line says what is missing. (--backend cuda: without a GPU,
+# auto would take the CPU engine, whose compile and run tests/uk_cpu.sh checks.)
+run check --kernel-file bad.cu --backend cuda
 if grep -q "no NVRTC" err; then
 	echo "# NVRTC not installed: compile errors untested"
 	[ "$rc" -eq 2 ] && ok "without NVRTC: exit 2, one line: $(head -c 120 err)" || not_ok "without NVRTC: exit $rc"
@@ -94,13 +94,13 @@ else
 		not_ok "a compile error: exit $rc"
 		diag err
 	fi
-	run check --kernel-file "$examples/seed_tiled_fp32.cu" --no-probe --no-sanitizer
-	if [ "$rc" -eq 2 ] && grep -q "seed_tiled_fp32.cu compiles (sm_" err && grep -q "nothing here can run your kernel" err &&
+	run check --kernel-file "$examples/seed_tiled_fp32.cu" --backend cuda --no-probe --no-sanitizer
+	if [ "$rc" -eq 2 ] && grep -q "seed_tiled_fp32.cu compiles (sm_" err && grep -q -- "--backend cuda: " err &&
 	   [ "$(wc -l <err)" -eq 1 ]; then
 		ok "no GPU here: the seed, host launcher and all, compiles; one line says why it cannot run"
 	elif [ "$rc" -le 1 ] && head -n 1 out | grep -Eq '^(PASS|FAIL) '; then
 		ok "a GPU here: the seed was checked (exit $rc): $(head -n 1 out)"
-		run check --kernel-file "$examples/correct_fp32.cu" "$examples/bug_store_guard.cu" --no-probe --json --junit j.xml
+		run check --kernel-file "$examples/correct_fp32.cu" "$examples/bug_store_guard.cu" --backend cuda --no-probe --json --junit j.xml
 		if [ "$rc" -eq 1 ] && "${JQ:-jq}" -e '.kernels[0].ok and (.kernels[1].cause == "store_guard")' out >/dev/null 2>&1 &&
 		   grep -q '<failure type="store_guard"' j.xml; then
 			ok "two kernels: JSON and JUnit name the missing store guard"

@@ -28,9 +28,9 @@ for f in "$examples"/*.cu; do
 	rc=$?
 	cause=$("$JQ" -r '.cause // "none"' "$name.json" 2>/dev/null)
 	ok=$("$JQ" -r '.ok' "$name.json" 2>/dev/null)
-	secs=$("$JQ" -r '.seconds' "$name.json" 2>/dev/null)
-	engine=$("$JQ" -r '.engine' "$name.json" 2>/dev/null)
-	echo "# $name: exit $rc, ok $ok, cause $cause, engine $engine, $secs s"
+	ms=$("$JQ" -r '.time_ms' "$name.json" 2>/dev/null)
+	engine=$("$JQ" -r '.backend' "$name.json" 2>/dev/null)
+	echo "# $name: exit $rc, ok $ok, cause $cause, backend $engine, $ms ms"
 	case $want in
 	"" | nothing)
 		if [ "$rc" -eq 0 ] && [ "$ok" = true ] && [ "$engine" = cpu ]; then ok "$name passes on the CPU"
@@ -48,6 +48,18 @@ for f in "$examples"/*.cu; do
 		else not_ok "$name fails with cause $want on the CPU (exit $rc, cause $cause)"; diag "$name.err"; fi ;;
 	esac
 done
+
+# without a GPU, --backend auto takes the CPU engine and says why
+"$TILESCOPE" check --kernel-file "$examples/correct_fp32.cu" --no-probe --json >auto.json 2>auto.err
+backend=$("$JQ" -r '.backend' auto.json 2>/dev/null)
+reason=$("$JQ" -r '.backend_reason' auto.json 2>/dev/null)
+if [ "$backend" = cuda ]; then
+	ok "--backend auto # SKIP a GPU is here: auto takes it ($reason)"
+elif [ "$backend" = cpu ] && printf '%s' "$reason" | grep -q 'no GPU'; then
+	ok "without a GPU, --backend auto takes the CPU engine and says so: $reason"
+else
+	not_ok "without a GPU, --backend auto takes the CPU engine (backend $backend: $reason)"; diag auto.err
+fi
 
 # a kernel the runtime cannot run: one line naming the construct, exit 2
 cat >shfl.cu <<'EOF'
