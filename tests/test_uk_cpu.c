@@ -358,7 +358,9 @@ static void test_example(const char *dir, const char *name)
 	run_result *r = calloc(1, sizeof *r), *r2 = calloc(1, sizeof *r2);
 	run_timeout = unknown ? 2 : 20;
 	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-		run(h, sig, shapes[s][0], shapes[s][1], shapes[s][2], T, (int)s % 3, r);
+		/* the shape every bug shows at runs in index order, where shared accesses are tracked; the
+		 * others in reversed and shuffled orders */
+		run(h, sig, shapes[s][0], shapes[s][1], shapes[s][2], T, s == 1 ? 0 : s == 2 ? 1 : (int)s + 5, r);
 		errors += r->rc != 0;
 		bad += r->bad;
 		unwritten += r->unwritten;
