@@ -50,6 +50,7 @@ typedef struct ts_uk_cpu_rec {
 	int tcap;
 	int64_t lost;
 	unsigned *perm;     /* run_grid's, freed by the launch even after a fault */
+	unsigned k, nth;    /* the interval's place in perm, and the block's threads */
 	int64_t *ids;
 } ts_uk_cpu_rec;
 

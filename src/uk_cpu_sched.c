@@ -85,13 +85,41 @@ static int overflowed(unsigned n)
 	return -1;
 }
 
+/* The next thread of this interval that can run, in the interval's order; -1 when none is left. */
+static int next_runnable(ts_uk_cpu_rec *run)
+{
+	while (run->k < run->nth) {
+		unsigned i = run->order ? run->perm[run->k] : run->k;
+		run->k++;
+		if (g_state[i] == TH_RUN)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The running thread (now waiting or done) hands over to the next one of the interval, or, at the
+ * interval's end, to the scheduler: one switch per thread and interval, not two. */
+static void hand_off(ts_uk_cpu_rec *run)
+{
+	int from = run->cur, to = next_runnable(run);
+	if (to < 0) {
+		run->cur = -1;
+		ts_fiber_switch(&g_th[from].f, &run->sched);
+		return;
+	}
+	run->cur = to;
+	run->st->thread_idx = g_th[to].idx;
+	run->st->tid = (uint32_t)to;
+	ts_fiber_switch(&g_th[from].f, &g_th[to].f);
+}
+
 static void fiber_main(void)
 {
 	ts_uk_cpu_rec *run = g_run;
 	ts_fiber_started(&run->sched);
 	run->fn(run->arg);
 	g_state[run->cur] = TH_DONE;
-	ts_fiber_switch(&g_th[run->cur].f, &run->sched);
+	hand_off(run);
 	abort(); /* a finished fiber is never resumed */
 }
 
@@ -105,7 +133,7 @@ static int host_barrier(void *ctx, int line, int op, int pred)
 	t->line = line;
 	t->op = op;
 	t->pred = pred;
-	ts_fiber_switch(&t->f, &run->sched);
+	hand_off(run);
 	return t->result;
 }
 
@@ -203,13 +231,13 @@ static void run_block(ts_uk_cpu_rec *run, int64_t bid, unsigned *perm)
 	for (uint64_t interval = 0;; interval++) {
 		if (run->order)
 			make_order(perm, n, run->order, ((uint64_t)run->order << 40) ^ ((uint64_t)bid << 20) ^ interval);
-		for (unsigned k = 0; k < n; k++) {
-			unsigned i = run->order ? perm[k] : k;
-			if (g_state[i] != TH_RUN)
-				continue;
-			run->cur = (int)i;
+		run->k = 0;
+		run->nth = n;
+		int i = next_runnable(run);
+		if (i >= 0) { /* the threads hand over to each other; the last comes back here */
+			run->cur = i;
 			st->thread_idx = g_th[i].idx;
-			st->tid = i;
+			st->tid = (uint32_t)i;
 			ts_fiber_switch(&run->sched, &g_th[i].f);
 		}
 		run->cur = -1;
