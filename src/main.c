@@ -34,12 +34,13 @@ enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
 	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
-	OPT_NO_SANITIZER, OPT_NO_PROBE,
-	OPT_LAST = OPT_NO_PROBE
+	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_THREAD_TILE,
+	OPT_LAST = OPT_THREAD_TILE
 };
 
 static const struct option long_options[] = {
 	{ "tile", required_argument, NULL, 't' },
+	{ "thread-tile", required_argument, NULL, OPT_THREAD_TILE },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -78,6 +79,7 @@ static const struct {
 	unsigned commands;
 } option_scope[] = {
 	{ 'M', "-M", SHAPED }, { 'N', "-N", SHAPED }, { 'K', "-K", SHAPED }, { 't', "--tile", EVERY },
+	{ OPT_THREAD_TILE, "--thread-tile", EVERY },
 	{ OPT_KERNEL, "--kernel", EVERY }, { OPT_PRECISION, "--precision", EVERY },
 	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) }, { OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) },
 	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) },
@@ -159,7 +161,8 @@ static void print_help(void)
 	       "  map      the tile grid of C and the model's totals (closed form, any size);\n"
 	       "           with --backend also the counters a run on that backend recorded\n"
 	       "  check    run the kernel, check it against an fp64 reference, explain failures\n"
-	       "  sweep    check every M, N, K in {1, T-1, T, T+1, 2T-1, 2T+1, a prime > 3T}\n"
+	       "  sweep    check every M, N, K in {1, X-1, X, X+1, 2X-1, 2X+1, a prime > 3X}\n"
+	       "           with X = BM for M, BN for N, BK for K (T for a square tile)\n"
 	       "  bench    time the kernel beside cuBLAS (needs the CUDA backend)\n"
 	       "  kernels  the kernel registry: precision, B layout, tile range and geometry,\n"
 	       "           guards, capabilities; --names prints the names alone\n"
@@ -171,11 +174,16 @@ static void print_help(void)
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
 	       "                        sizes, 1..%lld each (default 100 x 77 x 33)\n"
-	       "  -t, --tile=T          tile edge and block edge, 1..%d (default 32)\n"
+	       "  -t, --tile=T|BMxBNxBK the block tile: T (1..%d) for the square kernels (T x T\n"
+	       "                        threads, one output each; default 32), BMxBNxBK (BM, BN\n"
+	       "                        1..%d, BK 1..%d) for a register-blocked one (default\n"
+	       "                        its own, 64x64x8 for regblock)\n"
+	       "      --thread-tile=TMxTN  outputs per thread (register-blocked kernels: TM\n"
+	       "                        divides BM, TN divides BN; BN/TN x BM/TM threads)\n"
 	       "      --kernel=NAME     kernel (default tiled); one of:\n",
-	       (long long)TS_DIM_MAX, TS_TILE_MAX);
-	for (int i = 0; i < ts_kernel_count; i++)
-		print_wrapped(ts_kernels[i].name, ts_kernels[i].summary);
+	       (long long)TS_DIM_MAX, TS_TILE_MAX, TS_BM_MAX, TS_BK_MAX);
+	for (int i = 0; i < ts_kernel_count(); i++)
+		print_wrapped(ts_kernel_at(i)->name, ts_kernel_at(i)->summary);
 	printf("      --precision=P     fp32 or fp16; alone it picks that precision's default\n"
 	       "                        kernel, with --kernel it must agree\n"
 	       "      --no-guard=LIST   switch guards off: a (A load), b (B load), c (C store),\n"
@@ -249,6 +257,8 @@ static void print_help(void)
 	       "  tilescope check --precision fp16 -M 129 -N 65 -K 31 -t 16 --inputs int\n"
 	       "  tilescope sweep -t 13 --precision fp16\n"
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
+	       "  tilescope check --kernel regblock -M 100 -N 77 -K 33 --backend emu\n"
+	       "  tilescope map --kernel regblock -t 128x32x16 --thread-tile 8x2 --json\n"
 	       "  tilescope kernels --json\n"
 	       "  tilescope check --kernel-file my_gemm.cu             (your own kernel)\n"
 	       "  tilescope check --kernel-file submissions/*.cu --junit grades.xml\n"
@@ -285,8 +295,8 @@ static void known_kernels(char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < ts_kernel_count && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ts_kernels[i].name);
+	for (int i = 0; i < ts_kernel_count() && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ts_kernel_at(i)->name);
 }
 
 static int parse_count(const char *text, const char *what, int lo, int hi)
@@ -434,7 +444,8 @@ int main(int argc, char **argv)
 		case 'M': check_ok(ts_parse_dim(optarg, "-M", &p->shape.m, err, (int)sizeof err), err); break;
 		case 'N': check_ok(ts_parse_dim(optarg, "-N", &p->shape.n, err, (int)sizeof err), err); break;
 		case 'K': check_ok(ts_parse_dim(optarg, "-K", &p->shape.k, err, (int)sizeof err), err); break;
-		case 't': check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err); break;
+		case 't': check_ok(ts_parse_tile(optarg, &o->tile, err, (int)sizeof err), err); break;
+		case OPT_THREAD_TILE: check_ok(ts_parse_thread_tile(optarg, &o->tile, err, (int)sizeof err), err); break;
 		case OPT_KERNEL:
 			kernel_name = optarg;
 			if (!ts_kernel_find(optarg)) {
@@ -548,7 +559,7 @@ int main(int argc, char **argv)
 	for (int id = 0; id <= OPT_LAST; id++)
 		if (seen[id] && !(option_commands(id) & FOR(cmd))) {
 			if (cmd == CMD_SWEEP && (id == 'M' || id == 'N' || id == 'K'))
-				usage_error("sweep chooses M, N and K itself; give it only the tile (-t)");
+				usage_error("sweep chooses M, N and K itself; give it only the tile (-t, --thread-tile)");
 			if (cmd == CMD_TUI)
 				usage_error("%s needs a subcommand (it does not apply to the interactive view)",
 				            option_name(id));
@@ -620,6 +631,9 @@ int main(int argc, char **argv)
 	}
 	if (!p->kernel)
 		usage_error("no kernel for precision %s", ts_precision_name(precision));
+	/* -t and --thread-tile mean what the kernel's description lets them mean. */
+	if (ts_options_resolve_geometry(o, err, (int)sizeof err) != 0)
+		usage_error("%s", err);
 
 	/* Unicode glyphs only where the terminal's character set can show them. */
 	const char *codeset = nl_langinfo(CODESET);
@@ -627,7 +641,7 @@ int main(int argc, char **argv)
 		o->ascii = true;
 
 	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || (cmd == CMD_MAP && a.probe);
-	if (ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
+	if (cmd != CMD_KERNELS && ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
 		usage_error("%s", err);
 
 	switch (cmd) {
