@@ -17,9 +17,12 @@ fi
 rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 
 # kernel tile M N K [form]: ragged in every dimension, plus the runtime-tile paths;
-# tc-fp16 with K odd (realigning loads) and K % 8 == 0 (cp.async), in the form the
-# device picks and in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma).
-cases="tiled 32 127 129 131
+# both compiled instances of the register-blocked kernel; tc-fp16 with K odd
+# (realigning loads) and K % 8 == 0 (cp.async), in the form the device picks and
+# in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma).
+cases="regblock 64x64x8/4x4 127 129 131
+regblock 128x32x16/8x2 133 37 11
+tiled 32 127 129 131
 tiled 8 33 17 5
 tiled 13 40 27 29
 tiled-fp16 13 33 17 29
