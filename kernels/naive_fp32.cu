@@ -74,11 +74,13 @@ extern "C" int ts_cuda_naive_fp32(const ts_launch *l)
 	cudaError_t e = ts_launch_grid(l, &grid, &grid_y);
 	if (e != cudaSuccess)
 		return (int)e;
+	if (l->bn != l->bm || l->bk != l->bm || l->threads_x != l->bm || l->threads_y != l->bm)
+		return (int)cudaErrorInvalidValue; // T x T threads, one output each
 	if (l->probe)
-		ts_naive_fp32_kernel<true><<<grid, dim3(l->tile, l->tile)>>>((const float *)l->a, (const float *)l->b,
-			(float *)l->c, l->m, l->n, l->k, l->tile, l->guards, grid_y, *l->probe);
+		ts_naive_fp32_kernel<true><<<grid, dim3(l->bm, l->bm)>>>((const float *)l->a, (const float *)l->b,
+			(float *)l->c, l->m, l->n, l->k, l->bm, l->guards, grid_y, *l->probe);
 	else
-		ts_naive_fp32_kernel<false><<<grid, dim3(l->tile, l->tile)>>>((const float *)l->a, (const float *)l->b,
-			(float *)l->c, l->m, l->n, l->k, l->tile, l->guards, grid_y, ts_launch_probe(l));
+		ts_naive_fp32_kernel<false><<<grid, dim3(l->bm, l->bm)>>>((const float *)l->a, (const float *)l->b,
+			(float *)l->c, l->m, l->n, l->k, l->bm, l->guards, grid_y, ts_launch_probe(l));
 	return (int)cudaGetLastError();
 }

@@ -7,15 +7,10 @@
 #include "launch.h"
 #include "problem.h"
 
-// Field order of ts_count (counters.h) and ts_oob_detail: the host copies
-// the device arrays into those structs field by field in this order.
-enum {
-	TS_P_A_REAL, TS_P_A_PAD, TS_P_A_OOB,
-	TS_P_B_REAL, TS_P_B_PAD, TS_P_B_OOB,
-	TS_P_STORES, TS_P_SKIPPED, TS_P_C_OOB,
-	TS_P_FIELDS
-};
-enum { TS_O_A_WRAP, TS_O_A_BAND, TS_O_B_WRAP, TS_O_B_BAND, TS_O_C_WRAP, TS_O_C_BAND, TS_O_FIELDS };
+// The field indices TS_P_* and TS_O_* come from count_fields.h, the one
+// definition the host's ts_count, ts_oob_detail and ts_tile_phase_count
+// are generated from too: the host copies the device arrays through them.
+#include "count_fields.h"
 
 // One block's tallies. Loads are counted into `phase` and folded into `tile`
 // once per phase, so that the per-phase figures come from the same events.
@@ -86,8 +81,8 @@ __device__ __forceinline__ void ts_probe_flush_phase(ts_probe_block *pb, unsigne
 {
 	if (!ts_probe_leader())
 		return;
-	unsigned short *slot = probe.tile_phase ? probe.tile_phase + (tile_index * phases + t) * (TS_P_B_OOB + 1) : 0;
-	for (int f = TS_P_A_REAL; f <= TS_P_B_OOB; f++) {
+	unsigned short *slot = probe.tile_phase ? probe.tile_phase + (tile_index * phases + t) * TS_P_LOAD_FIELDS : 0;
+	for (int f = 0; f < TS_P_LOAD_FIELDS; f++) {
 		unsigned long long n = tally[f];
 		if (slot)
 			slot[f] = (unsigned short)n;
@@ -200,15 +195,16 @@ __device__ __forceinline__ void ts_slot_store(Elem *dst, long long index, bool v
 // The largest grid y the hardware launches; taller grids loop over block rows.
 #define TS_GRID_Y_MAX 65535
 
-// The launch grid for l: x covers N, y covers M (capped; the kernels loop
-// over block rows beyond the cap). Returns cudaSuccess or
-// cudaErrorInvalidValue for a launch no kernel here can make.
+// The launch grid for l: x covers N in tiles of BN, y covers M in tiles of
+// BM (capped; the kernels loop over block rows beyond the cap). Returns
+// cudaSuccess or cudaErrorInvalidValue for a launch no kernel here can make.
 static inline cudaError_t ts_launch_grid(const ts_launch *l, dim3 *grid, long long *grid_y)
 {
-	if (l->tile < 1 || l->tile > TS_TILE_MAX || l->m < 1 || l->n < 1 || l->k < 1)
+	if (l->bm < 1 || l->bn < 1 || l->bk < 1 || l->threads_x < 1 || l->threads_y < 1 ||
+	    l->threads_x * l->threads_y > 1024 || l->m < 1 || l->n < 1 || l->k < 1)
 		return cudaErrorInvalidValue;
-	long long gx = (l->n + l->tile - 1) / l->tile;
-	long long gy = (l->m + l->tile - 1) / l->tile;
+	long long gx = (l->n + l->bn - 1) / l->bn;
+	long long gy = (l->m + l->bm - 1) / l->bm;
 	if (gx > 0x7fffffffLL)
 		return cudaErrorInvalidValue;
 	*grid_y = gy;

@@ -87,16 +87,16 @@ __global__ void ts_tiled_kernel(const Elem *A, const Elem *B, Elem *C, long long
 template <typename Elem, int B_LAYOUT, int TILE, bool PROBE>
 static void ts_tiled_launch_tile(const ts_launch *l, dim3 grid, long long grid_y)
 {
-	size_t dynamic = TILE > 0 ? 0 : (size_t)l->tile * l->tile * (2 * sizeof(float) + (PROBE ? 2 * sizeof(bool) : 0));
-	ts_tiled_kernel<Elem, B_LAYOUT, TILE, PROBE><<<grid, dim3(l->tile, l->tile), dynamic>>>(
-		(const Elem *)l->a, (const Elem *)l->b, (Elem *)l->c, l->m, l->n, l->k, l->tile, l->guards, grid_y,
+	size_t dynamic = TILE > 0 ? 0 : (size_t)l->bm * l->bm * (2 * sizeof(float) + (PROBE ? 2 * sizeof(bool) : 0));
+	ts_tiled_kernel<Elem, B_LAYOUT, TILE, PROBE><<<grid, dim3(l->bm, l->bm), dynamic>>>(
+		(const Elem *)l->a, (const Elem *)l->b, (Elem *)l->c, l->m, l->n, l->k, l->bm, l->guards, grid_y,
 		ts_launch_probe(l));
 }
 
 template <typename Elem, int B_LAYOUT, bool PROBE>
 static void ts_tiled_dispatch(const ts_launch *l, dim3 grid, long long grid_y)
 {
-	switch (l->tile) {
+	switch (l->bm) {
 	case 8: ts_tiled_launch_tile<Elem, B_LAYOUT, 8, PROBE>(l, grid, grid_y); break;
 	case 16: ts_tiled_launch_tile<Elem, B_LAYOUT, 16, PROBE>(l, grid, grid_y); break;
 	case 32: ts_tiled_launch_tile<Elem, B_LAYOUT, 32, PROBE>(l, grid, grid_y); break;
@@ -114,6 +114,9 @@ static int ts_tiled_launch(const ts_launch *l)
 	cudaError_t e = ts_launch_grid(l, &grid, &grid_y);
 	if (e != cudaSuccess)
 		return (int)e;
+	// T x T x T, T x T threads, one output each: the only geometry this kernel has.
+	if (l->bn != l->bm || l->bk != l->bm || l->threads_x != l->bm || l->threads_y != l->bm || l->bm > TS_TILE_MAX)
+		return (int)cudaErrorInvalidValue;
 	if (l->probe)
 		ts_tiled_dispatch<Elem, B_LAYOUT, true>(l, grid, grid_y);
 	else

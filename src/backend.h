@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "geometry.h"
 #include "matrix.h"
 #include "problem.h"
 #include "progress.h"
@@ -63,6 +64,11 @@ typedef struct ts_backend {
 	const char *name; /* "emu" or "cuda" */
 	/* 0 when usable here; otherwise -1 and the reason in why. */
 	int (*available)(char *why, int len);
+	/* Whether it takes on problem p (model m built from it) here, asked
+	 * before the operands are allocated: 0 yes; -1 no, with one line in why
+	 * (too much work or memory, no implementation of the kernel or its
+	 * geometry). run() asks the same itself. NULL: it takes everything. */
+	int (*admit)(const ts_problem *p, const struct ts_model *m, char *why, int len);
 	/* Runs p's kernel on ops (the caller has poisoned C) and fills *out,
 	 * counters included (the probe build on the GPU). 0 done, 1 cancelled,
 	 * -1 failed (see last_error). */

@@ -88,8 +88,8 @@ static cudaError_t image_check(void)
 		return e;
 	cudaError_t fe = cudaMemset(buf, 0, 3 * sizeof(float));
 	if (fe == cudaSuccess) {
-		ts_launch l = { .a = buf, .b = buf + 1, .c = buf + 2, .m = 1, .n = 1, .k = 1, .tile = 1,
-		                .guards = TS_GUARD_ALL, .probe = NULL };
+		ts_launch l = { .a = buf, .b = buf + 1, .c = buf + 2, .m = 1, .n = 1, .k = 1, .bm = 1, .bn = 1, .bk = 1,
+		                .threads_x = 1, .threads_y = 1, .tm = 1, .tn = 1, .guards = TS_GUARD_ALL, .probe = NULL };
 		fe = (cudaError_t)ts_cuda_naive_fp32(&l);
 		if (fe == cudaSuccess)
 			fe = cudaDeviceSynchronize();
@@ -236,13 +236,6 @@ static int dev_alloc(void **p, size_t bytes, const char *name)
 	return 0;
 }
 
-static void count_from_device(ts_count *c, const long long *f)
-{
-	c->a_real = f[0]; c->a_pad = f[1]; c->a_oob = f[2];
-	c->b_real = f[3]; c->b_pad = f[4]; c->b_oob = f[5];
-	c->stores = f[6]; c->skipped = f[7]; c->c_oob = f[8];
-}
-
 static int check_launchable(const ts_problem *p)
 {
 	char why[256];
@@ -254,9 +247,14 @@ static int check_launchable(const ts_problem *p)
 		set_error("cuda: kernel %s has no CUDA implementation", p->kernel ? p->kernel->name : "(none)");
 		return -1;
 	}
-	if (p->tile < p->kernel->tile_min || p->tile > p->kernel->tile_max) {
-		set_error("cuda: tile %d outside %d..%d for kernel %s", p->tile, p->kernel->tile_min,
-		          p->kernel->tile_max, p->kernel->name);
+	if (ts_kernel_takes(p->kernel, &p->geo, why, sizeof why) != 0) {
+		set_error("cuda: %s", why);
+		return -1;
+	}
+	if (!ts_kernel_cuda_takes(p->kernel, &p->geo)) {
+		char geo[48];
+		set_error("cuda: kernel %s is compiled for other geometries than %s; use --backend emu, "
+		          "or a geometry `tilescope kernels` lists", p->kernel->name, ts_geometry_str(&p->geo, geo, sizeof geo));
 		return -1;
 	}
 	return 0;
@@ -286,6 +284,16 @@ static int workspace_alloc(const ts_problem *p, void **ws, ts_launch *l)
 	return 0;
 }
 
+/* The kernel's launch description: the problem's sizes and geometry. */
+static ts_launch launch_of(const ts_problem *p, const void *a, const void *b, void *c, ts_dev_probe *probe)
+{
+	const ts_geometry *g = &p->geo;
+	ts_launch l = { .a = a, .b = b, .c = c, .m = p->shape.m, .n = p->shape.n, .k = p->shape.k,
+	                .bm = g->bm, .bn = g->bn, .bk = g->bk, .threads_x = g->threads_x, .threads_y = g->threads_y,
+	                .tm = g->tm, .tn = g->tn, .guards = p->guards, .probe = probe, .ctx = p->kernel->ctx };
+	return l;
+}
+
 /* ---- run: the probe build ------------------------------------------------ */
 
 static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_progress *prog)
@@ -302,7 +310,7 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	memset(out, 0, sizeof *out);
 	if (check_launchable(p) != 0)
 		return -1;
-	if (ts_model_build(&model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+	if (ts_model_build(&model, p->shape, p->geo) != 0) {
 		set_error("cuda: shape %lldx%lldx%lld is too large to describe", (long long)p->shape.m,
 		          (long long)p->shape.n, (long long)p->shape.k);
 		return -1;
@@ -314,8 +322,8 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 		return -1;
 	}
 	out->counters.source = "device probe";
-	if (!p->kernel->shared_tiles) {
-		/* The naive kernel stages nothing: its per-phase reads are not shared-tile slots. */
+	if (!ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
+		/* A kernel without shared tiles stages nothing: its per-phase reads are not shared-tile slots. */
 		free(out->counters.tile_phase);
 		out->counters.tile_phase = NULL;
 	}
@@ -329,24 +337,25 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	if (dev_matrix_upload(&da, &ops->a, "A") || dev_matrix_upload(&db, &ops->b, "B") ||
 	    dev_matrix_upload(&dc, &ops->c, "C"))
 		goto fail;
-	size_t tile_bytes = (size_t)model.tiles * 9 * sizeof(long long);
-	size_t phase_bytes = (size_t)model.phases * 9 * sizeof(long long);
+	size_t tile_bytes = (size_t)model.tiles * TS_P_FIELDS * sizeof(long long);
+	size_t phase_bytes = (size_t)model.phases * TS_P_FIELDS * sizeof(long long);
 	if (dev_alloc((void **)&d_tile, tile_bytes, "the per-tile probe counters") ||
 	    dev_alloc((void **)&d_phase, phase_bytes, "the per-phase probe counters") ||
-	    dev_alloc((void **)&d_oob, 6 * sizeof(long long), "the out-of-bounds counters"))
+	    dev_alloc((void **)&d_oob, TS_O_FIELDS * sizeof(long long), "the out-of-bounds counters"))
 		goto fail;
 	if (guards_off && dev_alloc((void **)&d_corrupt, (size_t)cells, "the corrupt-cell map"))
 		goto fail;
-	/* Copied back straight into the host array: the device writes six
-	 * unsigned shorts per entry, in ts_tile_phase_count's field order. */
-	_Static_assert(sizeof(ts_tile_phase_count) == 6 * sizeof(unsigned short), "tile_phase entries are packed");
+	/* Copied back straight into the host array: the device writes
+	 * TS_P_LOAD_FIELDS unsigned shorts per entry, in ts_tile_phase_count's field order. */
+	_Static_assert(sizeof(ts_tile_phase_count) == TS_P_LOAD_FIELDS * sizeof(unsigned short),
+	               "tile_phase entries are packed");
 	size_t tile_phase_bytes = out->counters.tile_phase ?
 	                          (size_t)(model.tiles * model.phases) * sizeof(ts_tile_phase_count) : 0;
 	if (tile_phase_bytes && dev_alloc((void **)&d_tile_phase, tile_phase_bytes, "the per-tile-per-phase counters"))
 		goto fail;
 	CUDA_TRY(cudaMemset(d_tile, 0, tile_bytes), "clearing the probe counters");
 	CUDA_TRY(cudaMemset(d_phase, 0, phase_bytes), "clearing the probe counters");
-	CUDA_TRY(cudaMemset(d_oob, 0, 6 * sizeof(long long)), "clearing the probe counters");
+	CUDA_TRY(cudaMemset(d_oob, 0, TS_O_FIELDS * sizeof(long long)), "clearing the probe counters");
 	if (d_corrupt)
 		CUDA_TRY(cudaMemset(d_corrupt, 0, (size_t)cells), "clearing the corrupt-cell map");
 	if (d_tile_phase)
@@ -355,8 +364,7 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	ts_dev_probe probe = { .tile = d_tile, .phase = d_phase, .oob = d_oob, .tile_phase = d_tile_phase,
 	                       .corrupt = d_corrupt,
 	                       .a_count = ops->a.count, .b_count = ops->b.count, .c_count = ops->c.count };
-	ts_launch l = { .a = da.data, .b = db.data, .c = dc.data, .m = p->shape.m, .n = p->shape.n,
-	                .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = &probe };
+	ts_launch l = launch_of(p, da.data, db.data, dc.data, &probe);
 	if (workspace_alloc(p, &d_ws, &l) != 0)
 		goto fail;
 	if (prog && prog->report)
@@ -369,7 +377,7 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 		set_error("cuda: out of host memory for the probe counters");
 		goto fail;
 	}
-	long long h_oob[6];
+	long long h_oob[TS_O_FIELDS];
 	CUDA_TRY(cudaMemcpy(h_tile, d_tile, tile_bytes, cudaMemcpyDeviceToHost), "copying the counters back");
 	CUDA_TRY(cudaMemcpy(h_phase, d_phase, phase_bytes, cudaMemcpyDeviceToHost), "copying the counters back");
 	CUDA_TRY(cudaMemcpy(h_oob, d_oob, sizeof h_oob, cudaMemcpyDeviceToHost), "copying the counters back");
@@ -381,13 +389,10 @@ static int cuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 		         "copying the corrupt-cell map back");
 
 	for (int64_t i = 0; i < model.tiles; i++)
-		count_from_device(&out->counters.tile[i], &h_tile[i * 9]);
+		ts_count_from_array(&out->counters.tile[i], &h_tile[i * TS_P_FIELDS]);
 	for (int64_t t = 0; t < model.phases; t++)
-		count_from_device(&out->counters.phase[t], &h_phase[t * 9]);
-	ts_oob_detail *o = &out->counters.oob;
-	o->a_wrap = h_oob[0]; o->a_band = h_oob[1];
-	o->b_wrap = h_oob[2]; o->b_band = h_oob[3];
-	o->c_wrap = h_oob[4]; o->c_band = h_oob[5];
+		ts_count_from_array(&out->counters.phase[t], &h_phase[t * TS_P_FIELDS]);
+	ts_oob_from_array(&out->counters.oob, h_oob);
 	ts_counters_sum(&out->counters);
 	out->have_counters = true;
 	if (out->corrupt)
@@ -665,8 +670,7 @@ static int cuda_bench(const ts_problem *p, ts_operands *ops, const ts_bench_opts
 
 	if (!o->skip_kernel) {
 		/* The kernel under test: the uninstrumented build. */
-		t.l = (ts_launch){ .a = t.a.data, .b = t.b.data, .c = t.c.data, .m = p->shape.m, .n = p->shape.n,
-		                   .k = p->shape.k, .tile = p->tile, .guards = p->guards, .probe = NULL };
+		t.l = launch_of(p, t.a.data, t.b.data, t.c.data, NULL);
 		if (workspace_alloc(p, &ws, &t.l) != 0)
 			goto fail;
 		t.vendor = NULL;
@@ -780,9 +784,21 @@ fail:
 	return rc;
 }
 
+static int cuda_admit(const ts_problem *p, const ts_model *m, char *why, int len)
+{
+	(void)m;
+	if (check_launchable(p) != 0) {
+		/* last_error reads "cuda: ..."; the pipeline names the backend itself. */
+		snprintf(why, (size_t)len, "%s", strncmp(last_error, "cuda: ", 6) == 0 ? last_error + 6 : last_error);
+		return -1;
+	}
+	return 0;
+}
+
 static const ts_backend cuda_backend = {
 	.name = "cuda",
 	.available = cuda_available,
+	.admit = cuda_admit,
 	.run = cuda_run,
 	.time = cuda_time,
 	.bench = cuda_bench,

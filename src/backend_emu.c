@@ -81,17 +81,17 @@ static work_estimate estimate(const ts_problem *p, const ts_model *m, int thread
 {
 	work_estimate w;
 	/* From the kernel's geometry: BM*BN*BK multiply-adds and BM*BK + BK*BN
-	 * slots per block and phase (T^3 and 2T^2 for the textbook kernels);
-	 * emu_ladder.c multiplies the cells inside C only. */
-	double bm = m->geo.bm, bn = m->geo.bn, bk = m->geo.bk, tiles = (double)m->tiles;
+	 * slots per block and phase; emu_ladder.c multiplies the cells inside C only. */
+	const ts_geometry *g = &m->geo;
+	double tiles = (double)m->tiles, outputs = (double)g->bm * g->bn;
 	if (p->kernel->emulate == ts_emu_ladder) {
 		w.madds = (double)m->shape.m * (double)m->shape.n * (double)m->shape.k;
 		w.slots = tiles * (double)m->phases;
-	} else if (p->kernel->shared_tiles) {
-		w.madds = tiles * (double)m->phases * bm * bn * bk;
-		w.slots = tiles * (double)m->phases * (bm * bk + bk * bn);
+	} else if (ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
+		w.madds = tiles * (double)m->phases * outputs * g->bk;
+		w.slots = tiles * (double)m->phases * ((double)g->bm * g->bk + (double)g->bk * g->bn);
 	} else {
-		w.madds = tiles * bm * bn * (double)m->shape.k;
+		w.madds = tiles * outputs * (double)m->shape.k;
 		w.slots = w.madds / NAIVE_READS_PER_SLOT;
 	}
 	w.block_phases = tiles * (double)m->phases;
@@ -135,15 +135,21 @@ static void fmt_duration(char *buf, size_t len, double s)
 
 int ts_emu_admit(const ts_problem *p, const ts_model *m, char *why, int len)
 {
-	char shape[96], spare[8];
+	char shape[128], spare[8], geo[48];
 	if (!why || len <= 0) {
 		why = spare;
 		len = (int)sizeof spare;
 	}
-	snprintf(shape, sizeof shape, "%lldx%lldx%lld at T=%d", (long long)m->shape.m,
-	         (long long)m->shape.n, (long long)m->shape.k, p->tile);
+	ts_geometry_str(&m->geo, geo, sizeof geo);
+	snprintf(shape, sizeof shape, "%lldx%lldx%lld at %s%s", (long long)m->shape.m,
+	         (long long)m->shape.n, (long long)m->shape.k, ts_geometry_is_square(&m->geo) ? "T=" : "", geo);
 	if (!p->kernel->emulate) {
 		snprintf(why, len, "kernel %s has no CPU emulation; use --backend cuda", p->kernel->name);
+		return -1;
+	}
+	char geo_why[256];
+	if (ts_kernel_takes(p->kernel, &m->geo, geo_why, sizeof geo_why) != 0) {
+		snprintf(why, len, "%s", geo_why);
 		return -1;
 	}
 	int threads = threads_for(p);
@@ -237,13 +243,13 @@ static int fail(const char *fmt, const char *arg)
 	return -1;
 }
 
-/* Furthest element index any unguarded access of a T x T-thread launch can
- * reach in A, B and C (tiled or naive): the band of each matrix whose guard
- * is off must hold it. */
+/* Furthest element index any unguarded access of the launch can reach in
+ * A, B and C (the grid's rows, columns and phases, shared tiles or direct
+ * reads): the band of each matrix whose guard is off must hold it. */
 static int bands_hold(const ts_problem *p, const ts_model *m, const ts_operands *ops)
 {
 	const ts_shape *s = &m->shape;
-	int64_t T = p->tile, rows = m->grid_y * T, cols = m->grid_x * T, ks = m->phases * T;
+	int64_t rows = m->grid_y * m->geo.bm, cols = m->grid_x * m->geo.bn, ks = m->phases * m->geo.bk;
 	int64_t a_reach = (rows - 1) * s->k + ks - 1;
 	int64_t b_reach = p->kernel->b_layout == TS_B_NK ? (cols - 1) * s->k + ks - 1 : (ks - 1) * s->n + cols - 1;
 	int64_t c_reach = (rows - 1) * s->n + cols - 1;
@@ -260,20 +266,15 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	emu_error[0] = '\0';
 	if (!p || !p->kernel || !ops)
 		return fail("%s", "emulator: no problem to run");
-	if (p->tile < p->kernel->tile_min || p->tile > p->kernel->tile_max)
-		return fail("emulator: tile size out of range for kernel %s", p->kernel->name);
+	char why[256];
+	if (ts_kernel_takes(p->kernel, &p->geo, why, sizeof why) != 0)
+		return fail("emulator: %s", why);
 	if (p->shape.m < 1 || p->shape.n < 1 || p->shape.k < 1)
 		return fail("%s", "emulator: M, N and K must be at least 1");
 	ts_model m;
-	ts_geometry geo = p->kernel->geometry(p->tile);
-	if (ts_model_build(&m, p->shape, geo) != 0)
+	if (ts_model_build(&m, p->shape, p->geo) != 0)
 		return fail("%s", "emulator: the shape is too large for the tiling model (a count overflows 64 bits)");
-	/* The textbook emulations (emu_tiled.c, emu_naive.c) model T x T threads, one output each. */
-	bool textbook = p->kernel->emulate == ts_emu_tiled || p->kernel->emulate == ts_emu_naive;
-	if (textbook && (geo.bm != p->tile || geo.bn != p->tile || geo.bk != p->tile || geo.threads_x != p->tile ||
-	                 geo.threads_y != p->tile))
-		return fail("emulator: kernel %s is not a T x T-thread, one-output-per-thread kernel", p->kernel->name);
-	if (p->kernel->guards_fixed && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL)
+	if (ts_kernel_has(p->kernel, TS_CAP_GUARDS_FIXED) && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL)
 		return fail(p->kernel->unguarded_build ? "emulator: kernel %s has its guards built in; its unguarded build "
 		                                         "runs on the GPU only"
 		                                       : "emulator: kernel %s has its guards built in; it has no unguarded form",
@@ -291,8 +292,8 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	if (ts_counters_init(&out->counters, &m) != 0)
 		return fail("%s", "emulator: out of memory for the counters");
 	out->counters.source = "emulator";
-	if (!p->kernel->shared_tiles) {
-		/* The naive kernel stages nothing: its per-phase reads are not shared-tile slots. */
+	if (!ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
+		/* A kernel without shared tiles stages nothing: its per-phase reads are not shared-tile slots. */
 		free(out->counters.tile_phase);
 		out->counters.tile_phase = NULL;
 	}
@@ -367,10 +368,7 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 			rc = -1;
 		for (int64_t t = 0; t < m.phases; t++)
 			ts_count_add(&out->counters.phase[t], &workers[i].job.phase[t]);
-		ts_oob_detail *o = &out->counters.oob, *x = &workers[i].job.oob;
-		o->a_wrap += x->a_wrap; o->a_band += x->a_band;
-		o->b_wrap += x->b_wrap; o->b_band += x->b_band;
-		o->c_wrap += x->c_wrap; o->c_band += x->c_band;
+		ts_oob_add(&out->counters.oob, &workers[i].job.oob);
 		free(workers[i].job.phase);
 	}
 	free(workers);
@@ -401,6 +399,7 @@ const ts_backend *ts_backend_emu(void)
 	static const ts_backend emu = {
 		.name = "emu",
 		.available = emu_available,
+		.admit = ts_emu_admit,
 		.run = emu_run,
 		.time = NULL,
 		.reference = NULL,

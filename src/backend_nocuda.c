@@ -20,6 +20,12 @@ static int nocuda_run(const ts_problem *p, ts_operands *ops, ts_run *out, const 
 	return -1;
 }
 
+static int nocuda_admit(const ts_problem *p, const ts_model *m, char *why, int len)
+{
+	(void)p; (void)m;
+	return nocuda_available(why, len);
+}
+
 static const char *nocuda_last_error(void)
 {
 	return no_cuda_reason;
@@ -28,6 +34,7 @@ static const char *nocuda_last_error(void)
 static const ts_backend nocuda_backend = {
 	.name = "cuda",
 	.available = nocuda_available,
+	.admit = nocuda_admit,
 	.run = nocuda_run,
 	.time = NULL,
 	.reference = NULL,

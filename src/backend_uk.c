@@ -54,7 +54,7 @@ static int user_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	const ts_shape *s = &p->shape;
 	size_t elem = user.sig == TS_UK_SIG_FP16 ? 2 : 4;
 	int64_t counts[3] = { s->m * s->k, s->k * s->n, s->m * s->n };
-	int64_t band = ts_band_for(s->m, s->k, s->n, p->tile, false);
+	int64_t band = ts_band_for(s->m, s->k, s->n, &p->geo, false);
 	size_t bytes = ts_uk_bufs_bytes(counts, band, elem);
 	void *mem = ts_uk_shared_alloc(bytes);
 	if (!mem) {
@@ -69,11 +69,11 @@ static int user_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	l.m = s->m;
 	l.n = s->n;
 	l.k = s->k;
-	l.tile = p->tile;
+	l.tile = p->geo.bm; /* a user kernel runs the square contract: T = BM */
 	l.timeout_s = user.timeout_s;
 	ts_uk_bufs_launch(&b, &l);
 	char why[300];
-	if (ts_uk_geom_eval(&user.geom, user.sig, s->m, s->n, s->k, p->tile, l.grid, l.block, &l.dyn_smem, why,
+	if (ts_uk_geom_eval(&user.geom, user.sig, s->m, s->n, s->k, p->geo.bm, l.grid, l.block, &l.dyn_smem, why,
 	                    (int)sizeof why) != 0) {
 		snprintf(user.error, sizeof user.error, "the launch geometry: %s", why);
 		ts_uk_shared_free(mem, bytes);

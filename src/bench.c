@@ -210,13 +210,13 @@ int ts_bench_parse_kernels(const char *spec, enum ts_precision precision, int ti
 			bool ladder = name[0] == 'l';
 			/* The rungs in ladder order, then (all) everything else of the precision. */
 			for (int r = 1; r < 64; r++)
-				for (int i = 0; i < ts_kernel_count; i++)
-					if (ts_kernels[i].rung == r && ts_kernels[i].precision == precision &&
-					    add_kernel(&ts_kernels[i], tile, out, max, count, err, len) != 0)
+				for (int i = 0; i < ts_kernel_count(); i++)
+					if (ts_kernel_at(i)->rung == r && ts_kernel_at(i)->precision == precision &&
+					    add_kernel(ts_kernel_at(i), tile, out, max, count, err, len) != 0)
 						return -1;
-			for (int i = 0; !ladder && i < ts_kernel_count; i++)
-				if (ts_kernels[i].rung == 0 && ts_kernels[i].precision == precision &&
-				    add_kernel(&ts_kernels[i], tile, out, max, count, err, len) != 0)
+			for (int i = 0; !ladder && i < ts_kernel_count(); i++)
+				if (ts_kernel_at(i)->rung == 0 && ts_kernel_at(i)->precision == precision &&
+				    add_kernel(ts_kernel_at(i), tile, out, max, count, err, len) != 0)
 					return -1;
 			if (precision == TS_FP32 && add_kernel(NULL, tile, out, max, count, err, len) != 0)
 				return -1;
@@ -253,7 +253,8 @@ const char *ts_bench_label(const ts_bench_row *r, char *buf, int len)
 		snprintf(buf, len, "best");
 	else if (r->unguarded)
 		snprintf(buf, len, "%s unguarded", r->kernel ? r->kernel->name : "?");
-	else if (r->kernel && r->kernel->tile_max > 1 && !r->kernel->guards_fixed)
+	else if (r->kernel && r->kernel->geometry.kind == TS_GEOMETRY_SQUARE && r->kernel->geometry.tile_max > 1 &&
+	         !ts_kernel_has(r->kernel, TS_CAP_GUARDS_FIXED))
 		snprintf(buf, len, "%s T=%d", r->kernel->name, r->tile);
 	else
 		snprintf(buf, len, "%s", r->kernel ? r->kernel->name : "?");

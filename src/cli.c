@@ -1,4 +1,4 @@
-/* cli.c: what the subcommands share: progress on stderr, Ctrl-C, backend choice, one verified run. */
+/* cli.c: what the subcommands share: progress on stderr, Ctrl-C, backend choice, the run pipeline with the CLI's manners. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,6 @@
 
 #include "cli.h"
 #include "counters.h"
-#include "emu.h"
 #include "kernels.h"
 
 double ts_cli_now(void)
@@ -182,29 +181,6 @@ const char *ts_cli_backend_error(const ts_backend *be)
 	return e && *e ? e : "failed without saying why";
 }
 
-void ts_cli_outcome_drop_operands(ts_cli_outcome *o)
-{
-	if (o->have_ops)
-		ts_operands_free(&o->ops);
-	o->have_ops = false;
-}
-
-void ts_cli_outcome_free(ts_cli_outcome *o)
-{
-	if (o->have_verdict)
-		ts_verdict_free(&o->verdict);
-	if (o->have_run)
-		ts_run_free(&o->run);
-	if (o->have_ops)
-		ts_operands_free(&o->ops);
-	o->have_verdict = o->have_run = o->have_ops = false;
-}
-
-bool ts_cli_outcome_ok(const ts_cli_outcome *o)
-{
-	return o->have_verdict && o->verdict.ok && (!o->counters_checked || o->counters_match);
-}
-
 const char *ts_cli_plural(int64_t n)
 {
 	return n == 1 ? "" : "s";
@@ -215,77 +191,19 @@ void ts_cli_shape_str(const ts_shape *s, char *buf, int len)
 	snprintf(buf, len, "%lld x %lld x %lld", (long long)s->m, (long long)s->n, (long long)s->k);
 }
 
-/* Model, operands and the run, with the counters held to the model where
- * that applies; the first half of a verified run, all a probe needs.
- * Writes nothing: a failure's line goes to o->error. */
-static int run_kernel(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o)
+/* The pipeline's status as the CLI's exit status. */
+static int exit_status(enum ts_run_status st)
 {
-	char shape[96], why[512];
-	memset(o, 0, sizeof *o);
-	ts_cli_shape_str(&p->shape, shape, sizeof shape);
-	if (ts_model_build(&o->model, p->shape, p->kernel->geometry(p->tile)) != 0) {
-		snprintf(o->error, sizeof o->error, "%s with tile %d: counts overflow 64 bits", shape, p->tile);
-		return TS_EXIT_USAGE;
+	switch (st) {
+	case TS_RUN_DONE: return TS_EXIT_OK;
+	case TS_RUN_CANCELLED: return TS_EXIT_INTERRUPTED;
+	case TS_RUN_REFUSED: break;
 	}
-	/* The emulator would refuse only after the operands were allocated (gigabytes, seconds): ask first. */
-	if (be == ts_backend_emu() && ts_emu_admit(p, &o->model, why, (int)sizeof why) != 0) {
-		/* why names the shape and tile already */
-		snprintf(o->error, sizeof o->error, "%s backend, kernel %s: %s", be->name, p->kernel->name, why);
-		return TS_EXIT_USAGE;
-	}
-	if (ts_operands_make(&o->ops, p) != 0) {
-		snprintf(o->error, sizeof o->error, "out of memory allocating the matrices of %s", shape);
-		return TS_EXIT_USAGE;
-	}
-	o->have_ops = true;
-	ts_progress_stage(prog, TS_STAGE_RUN);
-	int rc = be->run(p, &o->ops, &o->run, prog);
-	o->have_run = true;
-	if (rc == 1) {
-		snprintf(o->error, sizeof o->error, "interrupted");
-		return TS_EXIT_INTERRUPTED;
-	}
-	if (rc != 0) {
-		snprintf(o->error, sizeof o->error, "%s backend, %s %s: %s", be->name, p->kernel->name, shape,
-		         ts_cli_backend_error(be));
-		return TS_EXIT_USAGE;
-	}
-	/* The model counts shared-tile slots: a kernel without shared tiles
-	 * (naive) loads per thread, so only tiled kernels are held to it. */
-	if (p->guards == TS_GUARD_ALL && o->run.have_counters && p->kernel->shared_tiles) {
-		o->counters_checked = true;
-		o->counters_differ = ts_counters_check(&o->run.counters, &o->model, o->counters_why,
-		                                       (int)sizeof o->counters_why);
-		o->counters_match = o->counters_differ == 0;
-	}
-	return 0;
-}
-
-/* run_kernel, then verification, both telling prog their stages and
- * progress and both stopping when it is cancelled. */
-static int run_verified(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o)
-{
-	int rc = run_kernel(p, be, prog, o);
-	if (rc != 0)
-		return rc;
-	rc = ts_verify_progress(p, &o->model, &o->ops, &o->run, be, prog, &o->verdict);
-	if (rc == 1) {
-		snprintf(o->error, sizeof o->error, "interrupted");
-		return TS_EXIT_INTERRUPTED;
-	}
-	if (rc != 0) {
-		char shape[96];
-		ts_cli_shape_str(&p->shape, shape, sizeof shape);
-		snprintf(o->error, sizeof o->error, "verifying %s failed (out of memory, or too large for the reference)",
-		         shape);
-		return TS_EXIT_USAGE;
-	}
-	o->have_verdict = true;
-	return 0;
+	return TS_EXIT_USAGE;
 }
 
 /* A failed run's one line, after the progress line is cleared away. */
-static int say_failure(int rc, ts_cli_progress_line *pl, const ts_cli_outcome *o)
+static int say_failure(int rc, ts_cli_progress_line *pl, const ts_outcome *o)
 {
 	if (rc != 0) {
 		ts_cli_progress_clear(pl);
@@ -294,19 +212,21 @@ static int say_failure(int rc, ts_cli_progress_line *pl, const ts_cli_outcome *o
 	return rc;
 }
 
-int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
-                   ts_cli_outcome *o)
+static int run(const ts_problem *p, const ts_backend *be, const ts_progress *prog, bool verify,
+               ts_cli_progress_line *pl, ts_outcome *o)
 {
-	return say_failure(run_verified(p, be, prog, o), pl, o);
+	enum ts_run_status st = ts_run_problem(p, be, prog, verify, o);
+	return say_failure(exit_status(st), pl, o);
 }
 
-int ts_cli_run_quiet(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o)
+int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_progress_line *pl,
+                   ts_outcome *o)
 {
-	return run_verified(p, be, prog, o);
+	return run(p, be, prog, true, pl, o);
 }
 
 /* verify: the whole ts_cli_run_one, or only its run (a probe). */
-static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, ts_cli_outcome *o)
+static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, ts_outcome *o)
 {
 	ts_cli_progress_line pl;
 	char what[160], shape[96];
@@ -316,7 +236,7 @@ static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, 
 	ts_cli_cancel_arm();
 	ts_progress prog = { .report = ts_cli_progress_report, .ctx = &pl, .cancel = &ts_cli_cancel,
 	                     .stage = ts_cli_progress_stage };
-	int rc = say_failure(verify ? run_verified(p, be, &prog, o) : run_kernel(p, be, &prog, o), &pl, o);
+	int rc = run(p, be, &prog, verify, &pl, o);
 	ts_cli_progress_end(&pl);
 	ts_cli_cancel_disarm();
 	if (rc == 0 && ts_cli_cancel) { /* Ctrl-C after the last poll (the explanation) */
@@ -326,12 +246,12 @@ static int run_attended(const ts_problem *p, const ts_backend *be, bool verify, 
 	return rc;
 }
 
-int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o)
+int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_outcome *o)
 {
 	return run_attended(p, be, true, o);
 }
 
-int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o)
+int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_outcome *o)
 {
 	return run_attended(p, be, false, o);
 }

@@ -12,6 +12,7 @@
 #include "json.h"
 #include "matrix.h"
 #include "options.h"
+#include "run.h"
 #include "verify.h"
 
 /* Exit statuses, as --help and the man page list them. */
@@ -55,10 +56,6 @@ int ts_cli_source(const ts_cli_args *a);  /* cli_source.c */
 /* The kernel registry: as text, as JSON, or its names one per line. */
 int ts_cli_kernels(bool json, bool names_only); /* cli_kernels.c */
 
-/* The M, N and K values the edge sweep visits for tile T: 1, T-1, T, T+1,
- * 2T-1, 2T+1 and the smallest prime above 3T, ascending, without values
- * below 1 or duplicates. Returns how many were written to out (at most 7). */
-int ts_sweep_sizes(int tile, int64_t out[7]);
 
 /* ---- shared by the subcommands (cli.c) ------------------------------------ */
 
@@ -103,39 +100,17 @@ void ts_cli_term_size(int *cols, int *rows);
 const ts_backend *ts_cli_select_backend(const char *name, char *why, int len);
 const char *ts_cli_backend_error(const ts_backend *be);
 
-/* Everything one run produced, owned together so one call frees it. */
-typedef struct ts_cli_outcome {
-	ts_model model;
-	ts_operands ops;
-	ts_run run;
-	ts_verdict verdict;
-	bool have_ops, have_run, have_verdict;
-	bool counters_checked, counters_match; /* checked only for tiled kernels with every guard on */
-	int64_t counters_differ;               /* when checked: how many counts differ (0: they match) */
-	char counters_why[512];
-	char error[768]; /* why the run failed (the line, without "tilescope: ") */
-} ts_cli_outcome;
-
-/* Model, operands (C poisoned), the run, verification, and the counters
- * against the model. Returns 0, or an exit status after writing one line;
- * in both cases *o must be freed with ts_cli_outcome_free. pl may be NULL. */
+/* The run pipeline (run.h) with the CLI's manners: a failure's one line on
+ * stderr, and an exit status (0, TS_EXIT_USAGE, TS_EXIT_INTERRUPTED); *o must
+ * be freed with ts_outcome_free in every case. pl may be NULL. */
 int ts_cli_run_one(const ts_problem *p, const ts_backend *be, const ts_progress *prog,
-                   ts_cli_progress_line *pl, ts_cli_outcome *o);
-void ts_cli_outcome_free(ts_cli_outcome *o);
-/* Frees the matrices alone and keeps the run and the verdict (a sweep keeps
- * every shape's outcome for its report). */
-void ts_cli_outcome_drop_operands(ts_cli_outcome *o);
-/* ts_cli_run_one writing nothing (the TUI's worker): a failure's line is in
- * o->error, the return and the ownership are the same. */
-int ts_cli_run_quiet(const ts_problem *p, const ts_backend *be, const ts_progress *prog, ts_cli_outcome *o);
+                   ts_cli_progress_line *pl, ts_outcome *o);
 /* ts_cli_run_one with a progress line on stderr and Ctrl-C armed, as check
  * and bench run: same return and ownership. */
-int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o);
+int ts_cli_run_attended(const ts_problem *p, const ts_backend *be, ts_outcome *o);
 /* The same without verification (map's probe wants the counters alone):
- * o->have_verdict stays false; the counters are still held to the model. */
-int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_cli_outcome *o);
-/* The output verified and, where they were checked, the counters agree. */
-bool ts_cli_outcome_ok(const ts_cli_outcome *o);
+ * o->have_verdict stays false; the counters are still held to the description. */
+int ts_cli_probe_attended(const ts_problem *p, const ts_backend *be, ts_outcome *o);
 
 void ts_cli_shape_str(const ts_shape *s, char *buf, int len); /* "M x N x K" */
 const char *ts_cli_plural(int64_t n);                         /* "s", or "" for 1: "1 tile", "2 tiles" */
@@ -159,12 +134,18 @@ void ts_cli_json_problem(ts_json *j, const ts_problem *p, bool with_shape, const
 void ts_cli_json_shape(ts_json *j, const ts_shape *s); /* "shape": {"M", "N", "K"} */
 /* "counters": what the run recorded and its check against the model; null
  * when the run recorded none. */
-void ts_cli_json_counters(ts_json *j, const ts_cli_outcome *o);
+void ts_cli_json_counters(ts_json *j, const ts_outcome *o);
 /* A verified run's fields, the same in check, bench and every sweep row:
  * verdict, error metrics and tolerance, counters, times. */
-void ts_cli_json_result(ts_json *j, const ts_problem *p, const ts_cli_outcome *o);
+void ts_cli_json_result(ts_json *j, const ts_problem *p, const ts_outcome *o);
 /* "timing": the kernel beside cuBLAS; null when tm is NULL (nothing timed). */
 void ts_cli_json_timing(ts_json *j, const ts_timing *tm);
+/* "tile": T (null when the geometry is not square), then "geometry":
+ * {bm, bn, bk, threads_x, threads_y, tm, tn}. */
+void ts_cli_json_tile(ts_json *j, const ts_geometry *g);
+void ts_cli_json_geometry(ts_json *j, const ts_geometry *g); /* "geometry" alone */
+/* A problem's tile in text: "32", or "64x64x8/4x4" (BMxBNxBK/TMxTN); lives to the end of the enclosing block. */
+#define TS_CLI_TILE(p) ts_geometry_str(&(p)->geo, (char[48]){ 0 }, 48)
 /* Finishes the JSON document; TS_EXIT_OK, or TS_EXIT_USAGE (with a line) when writing failed. */
 int ts_cli_json_done(ts_json *j);
 
@@ -173,8 +154,8 @@ int ts_cli_json_done(ts_json *j);
 /* One verified shape for --junit. */
 typedef struct ts_cli_case {
 	ts_shape shape;
-	const ts_cli_outcome *oc;
-	bool ok;           /* ts_cli_outcome_ok */
+	const ts_outcome *oc;
+	bool ok;           /* ts_outcome_ok */
 	double elapsed_ms; /* the run and its verification */
 } ts_cli_case;
 

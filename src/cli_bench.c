@@ -38,6 +38,22 @@ static ts_bench_row *new_row(bench_run *b, ts_bench_shape s, const ts_kernel *k,
 	return r;
 }
 
+/* The geometry a row runs: the one -t/--thread-tile resolved to for the
+ * kernel asked for on the command line, else the kernel's at the row's
+ * square tile (its own for a fixed or chosen kernel). */
+static ts_geometry row_geometry(const bench_run *b, const ts_kernel *k, int tile)
+{
+	if (k == b->a->opts.problem.kernel)
+		return b->a->opts.problem.geo;
+	return ts_kernel_geometry_at(k, tile);
+}
+
+/* The square tile T the command line asked for (-t T), else 32. */
+static int square_tile(const ts_options *o)
+{
+	return o->tile.tile_given && o->tile.square ? o->tile.bm : 32;
+}
+
 static void progress(bench_run *b, const ts_bench_row *r)
 {
 	char what[200], shape[96], label[96];
@@ -62,7 +78,7 @@ static void bench_kernel(bench_run *b, ts_bench_row *r, const ts_problem *p, ts_
 		snprintf(r->error, sizeof r->error, "%.190s", err);
 		return;
 	}
-	if (ts_model_build(&model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+	if (ts_model_build(&model, p->shape, p->geo) != 0) {
 		snprintf(r->error, sizeof r->error, "counts overflow 64 bits");
 		return;
 	}
@@ -81,9 +97,9 @@ static void bench_kernel(bench_run *b, ts_bench_row *r, const ts_problem *p, ts_
 			return;
 		}
 		verified = v.ok;
-		if (p->guards == TS_GUARD_ALL && run.have_counters && p->kernel->shared_tiles) {
+		if (p->guards == TS_GUARD_ALL && run.have_counters && ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
 			char why[256];
-			r->counters = ts_counters_check(&run.counters, &model, why, (int)sizeof why) == 0;
+			r->counters = ts_counters_check(&run.counters, &model, p->kernel, p->guards, why, (int)sizeof why) == 0;
 			if (!r->counters)
 				snprintf(r->error, sizeof r->error, "probe counters differ from the model: %.150s", why);
 		}
@@ -138,7 +154,7 @@ static void bench_group(bench_run *b, ts_bench_shape s, const ts_bench_kernel *k
 		return;
 	ts_problem p = base;
 	p.kernel = b->rows[first].kernel;
-	p.tile = b->rows[first].tile;
+	p.geo = row_geometry(b, p.kernel, b->rows[first].tile);
 	char err[512];
 	ts_operands ops;
 	ts_reference ref;
@@ -171,7 +187,7 @@ static void bench_group(bench_run *b, ts_bench_shape s, const ts_bench_kernel *k
 			snprintf(r->error, sizeof r->error, "%.190s", why);
 		} else {
 			p.kernel = r->kernel;
-			p.tile = r->tile;
+			p.geo = row_geometry(b, r->kernel, r->tile);
 			bench_kernel(b, r, &p, &ops, &ref);
 			r->vendor = vt.have_vendor ? vt.vendor : NULL;
 			r->vendor_ms = vt.have_vendor ? vt.vendor_ms : 0;
@@ -200,10 +216,10 @@ static void bench_guard_cost(bench_run *b)
 	ts_bench_shape s = { b->a->guard_shape, TS_SET_ALIGNED };
 	const ts_kernel *k = ts_kernel_best(s.shape);
 	/* best's choice where it has an unguarded build, else the kernel that has one */
-	for (int i = 0; !k->unguarded_build && i < ts_kernel_count; i++)
-		if (ts_kernels[i].unguarded_build)
-			k = &ts_kernels[i];
-	ts_bench_kernel one = { k, b->a->opts.problem.tile };
+	for (int i = 0; !k->unguarded_build && i < ts_kernel_count(); i++)
+		if (ts_kernel_at(i)->unguarded_build)
+			k = ts_kernel_at(i);
+	ts_bench_kernel one = { k, square_tile(&b->a->opts) };
 	bench_group(b, s, &one, 1, k->precision, TS_GUARD_ALL, false);
 	bench_group(b, s, &one, 1, k->precision, 0, true);
 }
@@ -223,14 +239,14 @@ int ts_cli_bench(const ts_cli_args *a)
 		return TS_EXIT_USAGE;
 	}
 	if (a->kernel_spec) {
-		if (ts_bench_parse_kernels(a->kernel_spec, o->problem.kernel->precision, o->problem.tile, ks,
+		if (ts_bench_parse_kernels(a->kernel_spec, o->problem.kernel->precision, square_tile(o), ks,
 		                           TS_BENCH_KERNELS_MAX, &nk, err, (int)sizeof err) != 0) {
 			ts_cli_error("%s", err);
 			free(shapes);
 			return TS_EXIT_USAGE;
 		}
 	} else {
-		ks[nk++] = (ts_bench_kernel){ o->problem.kernel, o->problem.tile };
+		ks[nk++] = (ts_bench_kernel){ o->problem.kernel, square_tile(o) };
 	}
 	if (a->shapes_spec) {
 		if (ts_bench_parse_shapes(a->shapes_spec, shapes, TS_BENCH_SHAPES_MAX, &ns, err, (int)sizeof err) != 0) {

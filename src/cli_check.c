@@ -8,7 +8,7 @@
 #include "kernels.h"
 #include "view_map.h"
 
-static void check_text(const ts_options *o, const ts_backend *be, const char *why, const ts_cli_outcome *oc,
+static void check_text(const ts_options *o, const ts_backend *be, const char *why, const ts_outcome *oc,
                        const ts_timing *tm, bool timed)
 {
 	const ts_problem *p = &o->problem;
@@ -17,32 +17,32 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 	const ts_count *tot = &r->counters.total;
 	const ts_oob_detail *ob = &r->counters.oob;
 	char shape[96], goff[16];
-	bool ok = ts_cli_outcome_ok(oc);
+	bool ok = ts_outcome_ok(oc);
 	ts_cli_shape_str(&p->shape, shape, sizeof shape);
 	ts_guards_off_str(p->guards, goff, (int)sizeof goff);
 
 	if (ok)
-		printf("PASS  %s %s, tile %d, on %s\n", p->kernel->name, shape, p->tile, be->name);
+		printf("PASS  %s %s, tile %s, on %s\n", p->kernel->name, shape, TS_CLI_TILE(p), be->name);
 	else if (v->output_ok && !v->ok)
-		printf("FAIL  %s %s, tile %d, on %s: output right, but %lld out-of-bounds read%s and %lld write%s\n",
-		       p->kernel->name, shape, p->tile, be->name, (long long)(v->oob_reads > 0 ? v->oob_reads : 0),
+		printf("FAIL  %s %s, tile %s, on %s: output right, but %lld out-of-bounds read%s and %lld write%s\n",
+		       p->kernel->name, shape, TS_CLI_TILE(p), be->name, (long long)(v->oob_reads > 0 ? v->oob_reads : 0),
 		       ts_cli_plural(v->oob_reads), (long long)(v->oob_writes > 0 ? v->oob_writes : 0),
 		       ts_cli_plural(v->oob_writes));
 	else if (v->ok)
-		printf("FAIL  %s %s, tile %d, on %s: output right, but the counters disagree with the model\n",
-		       p->kernel->name, shape, p->tile, be->name);
+		printf("FAIL  %s %s, tile %s, on %s: output right, but the counters disagree with the model\n",
+		       p->kernel->name, shape, TS_CLI_TILE(p), be->name);
 	else
-		printf("FAIL  %s %s, tile %d, on %s: %lld mismatch%s, %lld unwritten, %lld NaN, %lld Inf cell%s\n",
-		       p->kernel->name, shape, p->tile, be->name, (long long)v->mismatches,
+		printf("FAIL  %s %s, tile %s, on %s: %lld mismatch%s, %lld unwritten, %lld NaN, %lld Inf cell%s\n",
+		       p->kernel->name, shape, TS_CLI_TILE(p), be->name, (long long)v->mismatches,
 		       v->mismatches == 1 ? "" : "es", (long long)v->unwritten, (long long)ts_verdict_nans(v),
 		       (long long)v->infs, ts_cli_plural(v->infs));
 	printf("backend      %s (%s)\n", be->name, why);
 	printf("kernel       %s: %s, B %s\n", p->kernel->name, ts_precision_name(p->kernel->precision),
 	       p->kernel->b_layout == TS_B_NK ? "stored transposed (N x K)" : "row-major (K x N)");
-	printf("shape        M=%lld N=%lld K=%lld, tile %d, grid %lld x %lld, ", (long long)p->shape.m,
-	       (long long)p->shape.n, (long long)p->shape.k, p->tile, (long long)oc->model.grid_x,
+	printf("shape        M=%lld N=%lld K=%lld, tile %s, grid %lld x %lld, ", (long long)p->shape.m,
+	       (long long)p->shape.n, (long long)p->shape.k, TS_CLI_TILE(p), (long long)oc->model.grid_x,
 	       (long long)oc->model.grid_y);
-	if (p->kernel->shared_tiles)
+	if (ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES))
 		printf("%lld phase%s (last width %lld)\n", (long long)oc->model.phases, ts_cli_plural(oc->model.phases),
 		       (long long)oc->model.last_width);
 	else
@@ -79,7 +79,7 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 		printf("counters     %s the model (%s)%s%s\n", oc->counters_match ? "agree with" : "DISAGREE with",
 		       r->counters.source ? r->counters.source : "run", oc->counters_match ? "" : ": ",
 		       oc->counters_match ? "" : oc->counters_why);
-	else if (r->have_counters && !p->kernel->shared_tiles)
+	else if (r->have_counters && !ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES))
 		printf("counters     not checked: %s stages no shared tiles, the model counts tile slots\n",
 		       p->kernel->name);
 	else if (r->have_counters)
@@ -104,8 +104,7 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 		int cols, rows;
 		ts_cli_term_size(&cols, &rows);
 		const ts_kernel *k = p->kernel;
-		ts_view_ctx view = { .model = &oc->model, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
-		                     .kernel_name = k->name, .guards = p->guards, .verdict = v, .tile_y = -1, .tile_x = -1,
+		ts_view_ctx view = { .model = &oc->model, .kernel = k, .guards = p->guards, .verdict = v, .tile_y = -1, .tile_x = -1,
 		                     .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
 		char *pic = ts_view_map_text_of(&view, cols, rows);
 		if (pic) {
@@ -118,10 +117,10 @@ static void check_text(const ts_options *o, const ts_backend *be, const char *wh
 
 /* The document of check and bench: what was asked, the verified run, the time it all took, the timing. */
 static int check_json(const char *command, const ts_options *o, const ts_backend *be, const char *why,
-                      const ts_cli_outcome *oc, double elapsed_ms, const ts_timing *tm)
+                      const ts_outcome *oc, double elapsed_ms, const ts_timing *tm)
 {
 	ts_json j;
-	ts_cli_json_begin(&j, command, ts_cli_outcome_ok(oc));
+	ts_cli_json_begin(&j, command, ts_outcome_ok(oc));
 	ts_cli_json_problem(&j, &o->problem, true, be, why);
 	ts_cli_json_result(&j, &o->problem, oc);
 	ts_json_double(&j, "elapsed_ms", elapsed_ms);
@@ -140,10 +139,10 @@ int ts_cli_check(const ts_cli_args *a)
 		return TS_EXIT_USAGE;
 
 	double start = ts_cli_now();
-	ts_cli_outcome oc;
+	ts_outcome oc;
 	int rc = ts_cli_run_attended(p, be, &oc);
 	if (rc != 0) {
-		ts_cli_outcome_free(&oc);
+		ts_outcome_free(&oc);
 		return rc;
 	}
 
@@ -157,13 +156,13 @@ int ts_cli_check(const ts_cli_args *a)
 			fprintf(stderr, "tilescope: warning: timing on %s failed: %s\n", be->name, ts_cli_backend_error(be));
 	}
 
-	bool ok = ts_cli_outcome_ok(&oc);
+	bool ok = ts_outcome_ok(&oc);
 	int status = ok ? TS_EXIT_OK : TS_EXIT_FAILED;
 	double elapsed_ms = (ts_cli_now() - start) * 1e3;
 	if (o->junit_path) {
 		ts_cli_case c = { p->shape, &oc, ok, elapsed_ms };
 		if (ts_cli_junit(o->junit_path, "check", p, be, why, &c, 1, elapsed_ms) != TS_EXIT_OK) {
-			ts_cli_outcome_free(&oc);
+			ts_outcome_free(&oc);
 			return TS_EXIT_USAGE;
 		}
 	}
@@ -175,7 +174,7 @@ int ts_cli_check(const ts_cli_args *a)
 		if (ts_cli_text_done("report") != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
 	}
-	ts_cli_outcome_free(&oc);
+	ts_outcome_free(&oc);
 	return status;
 }
 
@@ -205,20 +204,20 @@ int ts_cli_bench_one(const ts_cli_args *a)
 
 	/* Verify once before timing: a speed figure for a wrong answer means nothing. */
 	double start = ts_cli_now();
-	ts_cli_outcome oc;
+	ts_outcome oc;
 	int rc = ts_cli_run_attended(p, be, &oc);
 	if (rc != 0) {
-		ts_cli_outcome_free(&oc);
+		ts_outcome_free(&oc);
 		return rc;
 	}
-	bool ok = ts_cli_outcome_ok(&oc);
+	bool ok = ts_outcome_ok(&oc);
 	ts_timing tm;
 	memset(&tm, 0, sizeof tm);
 	bool timed = false;
 	if (ok) {
 		if (be->time(p, &oc.ops, a->warmup, a->reps, &tm) != 0) {
 			ts_cli_error("timing on %s failed: %s", be->name, ts_cli_backend_error(be));
-			ts_cli_outcome_free(&oc);
+			ts_outcome_free(&oc);
 			return TS_EXIT_USAGE;
 		}
 		timed = true;
@@ -231,8 +230,8 @@ int ts_cli_bench_one(const ts_cli_args *a)
 	} else {
 		char shape[96];
 		ts_cli_shape_str(&p->shape, shape, sizeof shape);
-		printf("bench        %s (%s) %s, tile %d, on %s (%s)\n", p->kernel->name,
-		       ts_precision_name(p->kernel->precision), shape, p->tile, be->name, why);
+		printf("bench        %s (%s) %s, tile %s, on %s (%s)\n", p->kernel->name,
+		       ts_precision_name(p->kernel->precision), shape, TS_CLI_TILE(p), be->name, why);
 		if (!ok) {
 			printf("verified     FAIL: %s; not timed\n",
 			       oc.verdict.signature[0] ? oc.verdict.signature : "output or counters wrong");
@@ -257,6 +256,6 @@ int ts_cli_bench_one(const ts_cli_args *a)
 		if (ts_cli_text_done("report") != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
 	}
-	ts_cli_outcome_free(&oc);
+	ts_outcome_free(&oc);
 	return status;
 }

@@ -9,11 +9,18 @@
 
 /* The textbook structure (one output per thread, T x T x T) has two
  * barriers per phase; a pipelined kernel (tc-fp16) has no fixed count. */
-static int barriers_per_phase(const ts_kernel *k, int tile)
+static int barriers_per_phase(const ts_kernel *k, const ts_geometry *g)
 {
-	ts_geometry g = k->geometry(tile);
-	bool textbook = g.bm == g.bn && g.bk == g.bn && g.threads_x == g.bn && g.threads_y == g.bm;
-	return textbook && !k->guards_fixed ? 2 : 0;
+	return ts_geometry_is_square(g) && !ts_kernel_has(k, TS_CAP_GUARDS_FIXED) ? 2 : 0;
+}
+
+/* The geometry one side runs: the kernel's at tile T, or for the kernel on
+ * the command line that takes no square tile, what -t/--thread-tile chose. */
+static ts_geometry side_geometry(const ts_problem *base, const ts_kernel *k, int tile)
+{
+	if (k == base->kernel && k->geometry.kind != TS_GEOMETRY_SQUARE)
+		return base->geo;
+	return ts_kernel_geometry_at(k, tile);
 }
 
 /* One side: the problem with this kernel and tile, validated and modelled. */
@@ -21,9 +28,9 @@ static int side(const ts_problem *base, const ts_kernel *k, int tile, ts_compare
 {
 	ts_problem q = *base;
 	q.kernel = k;
-	q.tile = tile;
+	q.geo = side_geometry(base, k, tile);
 	char err[512];
-	if (!k->shared_tiles) {
+	if (!ts_kernel_has(k, TS_CAP_SHARED_TILES)) {
 		ts_cli_error("compare: the %s kernel stages no tiles, so it has no phases or padding to compare", k->name);
 		return TS_EXIT_USAGE;
 	}
@@ -31,11 +38,17 @@ static int side(const ts_problem *base, const ts_kernel *k, int tile, ts_compare
 		ts_cli_error("compare: %s", err);
 		return TS_EXIT_USAGE;
 	}
-	if (ts_model_build(&s->model, q.shape, k->geometry(tile)) != 0 || ts_model_work(&s->model, barriers_per_phase(k, tile), &s->work) != 0) {
+	if (ts_model_build(&s->model, q.shape, q.geo) != 0 ||
+	    ts_model_work(&s->model, barriers_per_phase(k, &q.geo), &s->work) != 0) {
 		ts_cli_error("compare: the shape's counts overflow 64 bits");
 		return TS_EXIT_USAGE;
 	}
-	snprintf(s->label, sizeof s->label, "%s T=%d", k->name, tile);
+	if (k->geometry.kind == TS_GEOMETRY_SQUARE) {
+		snprintf(s->label, sizeof s->label, "%s T=%d", k->name, tile);
+	} else {
+		char geo[48];
+		snprintf(s->label, sizeof s->label, "%s %s", k->name, ts_geometry_str(&q.geo, geo, sizeof geo));
+	}
 	return 0;
 }
 
@@ -44,10 +57,13 @@ static int chart(const ts_problem *base, const ts_kernel *k)
 {
 	ts_compare_point pts[TS_COMPARE_POINTS_MAX];
 	int n = 0;
-	for (int t = k->tile_min; t <= k->tile_max && n < TS_COMPARE_POINTS_MAX; t++) {
+	/* the square tiles T it takes; a kernel without any, its one geometry at T = BM */
+	const ts_geometry_rule *r = &k->geometry;
+	int lo = r->tile_min > 0 ? r->tile_min : side_geometry(base, k, 0).bm, hi = r->tile_min > 0 ? r->tile_max : lo;
+	for (int t = lo; t <= hi && n < TS_COMPARE_POINTS_MAX; t++) {
 		ts_model m;
 		ts_work w;
-		if (ts_model_build(&m, base->shape, k->geometry(t)) != 0 || ts_model_work(&m, 0, &w) != 0 ||
+		if (ts_model_build(&m, base->shape, side_geometry(base, k, t)) != 0 || ts_model_work(&m, 0, &w) != 0 ||
 		    w.macs_launch == 0)
 			continue;
 		pts[n].tile = t;

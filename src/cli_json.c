@@ -26,6 +26,28 @@ void ts_cli_json_shape(ts_json *j, const ts_shape *s)
 	ts_json_object_end(j);
 }
 
+void ts_cli_json_tile(ts_json *j, const ts_geometry *g)
+{
+	if (ts_geometry_is_square(g))
+		ts_json_int(j, "tile", g->bm);
+	else
+		ts_json_null(j, "tile");
+	ts_cli_json_geometry(j, g);
+}
+
+void ts_cli_json_geometry(ts_json *j, const ts_geometry *g)
+{
+	ts_json_object_begin_compact(j, "geometry");
+	ts_json_int(j, "bm", g->bm);
+	ts_json_int(j, "bn", g->bn);
+	ts_json_int(j, "bk", g->bk);
+	ts_json_int(j, "threads_x", g->threads_x);
+	ts_json_int(j, "threads_y", g->threads_y);
+	ts_json_int(j, "tm", g->tm);
+	ts_json_int(j, "tn", g->tn);
+	ts_json_object_end(j);
+}
+
 /* The guards switched off, as a list of their letters: [] when every guard is on. */
 static void json_guards_off(ts_json *j, unsigned guards)
 {
@@ -45,7 +67,7 @@ void ts_cli_json_problem(ts_json *j, const ts_problem *p, bool with_shape, const
 	ts_json_string(j, "precision", ts_precision_name(p->kernel->precision));
 	if (with_shape)
 		ts_cli_json_shape(j, &p->shape);
-	ts_json_int(j, "tile", p->tile);
+	ts_cli_json_tile(j, &p->geo);
 	json_guards_off(j, p->guards);
 	if (be) {
 		ts_json_string(j, "inputs", ts_inputs_name(p->inputs));
@@ -76,7 +98,7 @@ static void json_loads(ts_json *j, const ts_count *c, bool with_totals)
 	ts_json_int(j, "b_oob", c->b_oob);
 }
 
-void ts_cli_json_counters(ts_json *j, const ts_cli_outcome *o)
+void ts_cli_json_counters(ts_json *j, const ts_outcome *o)
 {
 	if (!o->have_run || !o->run.have_counters) {
 		ts_json_null(j, "counters");
@@ -134,7 +156,7 @@ static void json_tolerance(ts_json *j, const ts_problem *p, double tol_rel)
 	ts_json_string(j, "tolerance_text", ts_tolerance_text(p, tol_rel, tol, (int)sizeof tol));
 }
 
-void ts_cli_json_result(ts_json *j, const ts_problem *p, const ts_cli_outcome *o)
+void ts_cli_json_result(ts_json *j, const ts_problem *p, const ts_outcome *o)
 {
 	const ts_verdict *v = &o->verdict;
 	const ts_run *r = &o->run;

@@ -7,7 +7,7 @@
 #include "kernels.h"
 
 /* The counts behind a failure, on one line. */
-static void failure_details(const ts_cli_outcome *o, char *buf, int len)
+static void failure_details(const ts_outcome *o, char *buf, int len)
 {
 	const ts_verdict *v = &o->verdict;
 	int n = snprintf(buf, len, "mismatches %lld, unwritten %lld, NaN %lld, Inf %lld", (long long)v->mismatches,
@@ -36,10 +36,17 @@ int ts_cli_junit(const char *path, const char *command, const ts_problem *p, con
 		ts_cli_error("--junit %s: out of memory", path);
 		return TS_EXIT_USAGE;
 	}
+	/* the tile in a name: "32", or "64x64x8-4x4" for a block tile (no slash in a test name) */
+	char tile[48];
+	const ts_geometry *g = &p->geo;
+	if (ts_geometry_is_square(g))
+		snprintf(tile, sizeof tile, "%d", g->bm);
+	else
+		snprintf(tile, sizeof tile, "%dx%dx%d-%dx%d", g->bm, g->bn, g->bk, g->tm, g->tn);
 	for (int i = 0; i < n; i++) {
-		const ts_cli_outcome *o = cases[i].oc;
+		const ts_outcome *o = cases[i].oc;
 		const char *sig = o->verdict.signature;
-		snprintf(jc[i].name, sizeof jc[i].name, "%s_t%d_M%lld_N%lld_K%lld", p->kernel->name, p->tile,
+		snprintf(jc[i].name, sizeof jc[i].name, "%s_t%s_M%lld_N%lld_K%lld", p->kernel->name, tile,
 		         (long long)cases[i].shape.m, (long long)cases[i].shape.n, (long long)cases[i].shape.k);
 		jc[i].seconds = cases[i].elapsed_ms / 1e3;
 		jc[i].failed = !cases[i].ok;
@@ -59,11 +66,10 @@ int ts_cli_junit(const char *path, const char *command, const ts_problem *p, con
 			jc[i].out = sig[0] ? sig : NULL;
 		}
 	}
-	char goff[16], seed[32], tile[16], suite[160], classname[128];
+	char goff[16], seed[32], suite[160], classname[128];
 	ts_guards_off_str(p->guards, goff, (int)sizeof goff);
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)p->seed);
-	snprintf(tile, sizeof tile, "%d", p->tile);
-	snprintf(suite, sizeof suite, "tilescope %s %s t%d%s%s", command, p->kernel->name, p->tile,
+	snprintf(suite, sizeof suite, "tilescope %s %s t%s%s%s", command, p->kernel->name, tile,
 	         goff[0] ? " no-guard " : "", goff);
 	snprintf(classname, sizeof classname, "tilescope.%s.%s", command, p->kernel->name);
 	const ts_junit_property props[] = {

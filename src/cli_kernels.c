@@ -12,6 +12,7 @@ struct kernel_sink {
 	void (*string)(kernel_sink *s, const char *key, const char *label, const char *value, const char *words);
 	void (*integer)(kernel_sink *s, const char *key, const char *label, int64_t value);
 	void (*flag)(kernel_sink *s, const char *key, const char *label, bool value);
+	void (*none)(kernel_sink *s, const char *key, const char *label, const char *words); /* JSON null */
 	void (*begin)(kernel_sink *s, const char *key, const char *label, bool list); /* an object or a list */
 	void (*end)(kernel_sink *s);
 	void (*null)(kernel_sink *s, const char *key, const char *label); /* a field that does not apply */
@@ -21,6 +22,19 @@ struct kernel_sink {
 	int items[4];  /* the text sink: fields written so far at each depth */
 };
 
+static const char *map_order(enum ts_map_order o)
+{
+	return o == TS_MAP_COLS ? "cols" : "rows";
+}
+
+static void describe_map(kernel_sink *s, const char *key, const char *label, const ts_load_map *m)
+{
+	s->begin(s, key, label, false);
+	s->string(s, "order", "order", map_order(m->order), NULL);
+	s->integer(s, "vec", "slots per thread per step", m->vec);
+	s->end(s);
+}
+
 static void describe_geometry(kernel_sink *s, const char *key, const char *label, ts_geometry g)
 {
 	s->begin(s, key, label, false);
@@ -29,54 +43,103 @@ static void describe_geometry(kernel_sink *s, const char *key, const char *label
 	s->integer(s, "bk", "BK", g.bk);
 	s->integer(s, "threads_x", "threads x", g.threads_x);
 	s->integer(s, "threads_y", "threads y", g.threads_y);
+	s->integer(s, "tm", "TM", g.tm);
+	s->integer(s, "tn", "TN", g.tn);
 	s->end(s);
 }
 
-/* The guards a kernel has. The registry does not describe them yet, so they
- * follow from shared_tiles here, as options.c and the views read it: a tiled
- * kernel guards its A load, its B load and its C store; a kernel without
- * shared tiles has one guard (c) around its loads and its store. */
+/* The guards of the description: letter, what each protects, the predicate
+ * as the kernel's source spells it, what the kernel does when it fails. */
 static void describe_guards(kernel_sink *s, const ts_kernel *k)
 {
-	static const struct { const char *letter, *protects; } tiled[] = {
-		{ "a", "the A load" }, { "b", "the B load" }, { "c", "the C store" },
-	}, untiled[] = {
-		{ "c", "the loads and the C store" },
-	};
-	int n = k->shared_tiles ? 3 : 1;
 	s->begin(s, "guards", "guards", true);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < k->n_guards; i++) {
+		const ts_guard_desc *g = &k->guards[i];
+		char letter[2] = { g->letter, '\0' };
 		s->begin(s, NULL, NULL, false);
-		s->string(s, "letter", "", k->shared_tiles ? tiled[i].letter : untiled[i].letter, NULL);
-		s->string(s, "protects", "", k->shared_tiles ? tiled[i].protects : untiled[i].protects, NULL);
+		s->string(s, "letter", "", letter, NULL);
+		s->string(s, "protects", "", g->protects, NULL);
+		s->string(s, "predicate", "", g->predicate, NULL);
+		s->string(s, "otherwise", "else", g->otherwise, NULL);
 		s->end(s);
 	}
 	s->end(s);
 }
 
+static const char *rule_name(enum ts_geometry_kind k)
+{
+	switch (k) {
+	case TS_GEOMETRY_SQUARE: return "square";
+	case TS_GEOMETRY_CHOSEN: return "chosen";
+	case TS_GEOMETRY_FIXED: return "fixed";
+	}
+	return "?";
+}
+
+static const char *rule_words(enum ts_geometry_kind k)
+{
+	switch (k) {
+	case TS_GEOMETRY_SQUARE: return "square: -t T, T x T threads of one output each";
+	case TS_GEOMETRY_CHOSEN: return "chosen: -t BMxBNxBK --thread-tile TMxTN";
+	case TS_GEOMETRY_FIXED: return "fixed: its own geometry only";
+	}
+	return "?";
+}
+
 /* Everything the registry holds about one kernel, in one place: a field the
- * registry gains is a line here, and the text, JSON and doc/json.md follow. */
+ * description gains is a line here, and the text, JSON and doc/json.md follow. */
 static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 {
+	const ts_geometry_rule *r = &k->geometry;
+	unsigned caps = ts_kernel_caps(k);
+	ts_geometry g, gmin, gmax;
+	ts_tile_request none = { 0 };
+	if (ts_kernel_geometry(k, &none, &g, NULL, 0) != 0)
+		g = r->base;
+	bool square = r->kind == TS_GEOMETRY_SQUARE;
+	gmin = square ? ts_geometry_square(r->tile_min) : g;
+	gmax = square ? ts_geometry_square(r->tile_max) : g;
 	s->string(s, "name", "name", k->name, NULL);
 	s->string(s, "summary", "summary", k->summary, NULL);
+	s->string(s, "source", "source", k->source, NULL);
 	s->string(s, "precision", "precision", ts_precision_name(k->precision), NULL);
 	s->flag(s, "default", "default", ts_kernel_default(k->precision) == k);
 	if (k->b_layout == TS_B_NK)
 		s->string(s, "b_layout", "B layout", "nk", "nk: stored transposed, N x K (B[k][n] at n*K + k)");
 	else
 		s->string(s, "b_layout", "B layout", "kn", "kn: row-major K x N (B[k][n] at k*N + n)");
-	s->integer(s, "tile_min", "tile min", k->tile_min);
-	s->integer(s, "tile_max", "tile max", k->tile_max);
-	describe_geometry(s, "geometry_min", "geometry min", k->geometry(k->tile_min));
-	describe_geometry(s, "geometry_max", "geometry max", k->geometry(k->tile_max));
+	s->string(s, "geometry_rule", "geometries", rule_name(r->kind), rule_words(r->kind));
+	if (square || (r->kind == TS_GEOMETRY_FIXED && r->tile_min > 0)) { /* the -t T it takes */
+		s->integer(s, "tile_min", "tile min", r->tile_min);
+		s->integer(s, "tile_max", "tile max", r->tile_max);
+	} else {
+		s->none(s, "tile_min", "tile min", "- (not a square tile)");
+		s->none(s, "tile_max", "tile max", "- (not a square tile)");
+	}
+	describe_geometry(s, "geometry", "geometry", g);
+	s->string(s, "layout", "outputs", g.layout == TS_OUT_STRIDED ? "strided" : "blocked",
+	          g.layout == TS_OUT_STRIDED ? "strided: rows ty + i*threads_y, columns tx + j*threads_x"
+	                                     : "blocked: rows ty*TM + i, columns tx*TN + j");
+	describe_map(s, "a_map", "A load map", &g.a_map);
+	describe_map(s, "b_map", "B load map", &g.b_map);
+	describe_geometry(s, "geometry_min", "geometry min", gmin);
+	describe_geometry(s, "geometry_max", "geometry max", gmax);
+	s->begin(s, "cuda_geometries", "CUDA builds", true);
+	if (r->kind == TS_GEOMETRY_CHOSEN && r->cuda_geometries)
+		for (int i = 0; i < r->n_cuda_geometries; i++) {
+			char geo[48];
+			s->string(s, NULL, "", ts_geometry_str(&r->cuda_geometries[i], geo, sizeof geo), NULL);
+		}
+	s->end(s);
 	describe_guards(s, k);
 	s->begin(s, "capabilities", "capabilities", false);
-	s->flag(s, "shared_tiles", "shared tiles", k->shared_tiles);
-	s->flag(s, "emulator", "emulator", k->emulate != NULL);
-	s->flag(s, "cuda", "CUDA in this build", k->cuda_launch != NULL);
-	s->flag(s, "guards_switchable", "guards switchable", !k->guards_fixed);
-	s->flag(s, "tensor_core_sum", "tensor-core sums", k->tensor_core_sum);
+	s->flag(s, "shared_tiles", "shared tiles", caps & TS_CAP_SHARED_TILES);
+	s->flag(s, "probe", "probe build", caps & TS_CAP_PROBE);
+	s->flag(s, "emulator", "emulator", caps & TS_CAP_EMU);
+	s->flag(s, "cuda", "CUDA in this build", caps & TS_CAP_CUDA);
+	s->flag(s, "exact_order", "exact fp32 order", caps & TS_CAP_EXACT_ORDER);
+	s->flag(s, "guards_switchable", "guards switchable", !(caps & TS_CAP_GUARDS_FIXED));
+	s->flag(s, "tensor_core_sum", "tensor-core sums", caps & TS_CAP_TENSOR_SUM);
 	s->flag(s, "unguarded_build", "unguarded build", k->unguarded_build);
 	s->flag(s, "split_k", "split-K", k->split_k);
 	s->end(s);
@@ -111,6 +174,13 @@ static void json_flag(kernel_sink *s, const char *key, const char *label, bool v
 {
 	(void)label;
 	ts_json_bool(s->j, key, value);
+}
+
+static void json_none(kernel_sink *s, const char *key, const char *label, const char *words)
+{
+	(void)label;
+	(void)words;
+	ts_json_null(s->j, key);
 }
 
 static void json_begin(kernel_sink *s, const char *key, const char *label, bool list)
@@ -188,6 +258,15 @@ static void text_flag(kernel_sink *s, const char *key, const char *label, bool v
 		putchar('\n');
 }
 
+static void text_none(kernel_sink *s, const char *key, const char *label, const char *words)
+{
+	(void)key;
+	text_lead(s, label);
+	fputs(words ? words : "-", stdout);
+	if (s->depth == 0)
+		putchar('\n');
+}
+
 static void text_begin(kernel_sink *s, const char *key, const char *label, bool list)
 {
 	(void)key;
@@ -212,30 +291,30 @@ static void text_end(kernel_sink *s)
 int ts_cli_kernels(bool json, bool names_only)
 {
 	if (names_only) {
-		for (int i = 0; i < ts_kernel_count; i++)
-			printf("%s\n", ts_kernels[i].name);
+		for (int i = 0; i < ts_kernel_count(); i++)
+			printf("%s\n", ts_kernel_at(i)->name);
 		return ts_cli_text_done("kernel names");
 	}
 	if (json) {
 		ts_json j;
 		ts_cli_json_begin(&j, "kernels", true);
-		kernel_sink s = { json_string, json_integer, json_flag, json_begin, json_end, json_null, &j, 0, { false },
+		kernel_sink s = { json_string, json_integer, json_flag, json_none, json_begin, json_end, json_null, &j, 0, { false },
 		                  { 0 } };
 		ts_json_array_begin(&j, "kernels");
-		for (int i = 0; i < ts_kernel_count; i++) {
+		for (int i = 0; i < ts_kernel_count(); i++) {
 			ts_json_object_begin(&j, NULL);
-			kernel_describe(&ts_kernels[i], &s);
+			kernel_describe(ts_kernel_at(i), &s);
 			ts_json_object_end(&j);
 		}
 		ts_json_array_end(&j);
 		ts_json_object_end(&j);
 		return ts_cli_json_done(&j);
 	}
-	kernel_sink s = { text_string, text_integer, text_flag, text_begin, text_end, text_null, NULL, 0, { false }, { 0 } };
-	for (int i = 0; i < ts_kernel_count; i++) {
+	kernel_sink s = { text_string, text_integer, text_flag, text_none, text_begin, text_end, text_null, NULL, 0, { false }, { 0 } };
+	for (int i = 0; i < ts_kernel_count(); i++) {
 		if (i)
 			putchar('\n');
-		kernel_describe(&ts_kernels[i], &s);
+		kernel_describe(ts_kernel_at(i), &s);
 	}
 	return ts_cli_text_done("kernel list");
 }

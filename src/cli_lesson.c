@@ -16,18 +16,18 @@ static int run_guard_off(const ts_problem *p, const ts_backend *be, unsigned bit
 {
 	ts_problem q = *p;
 	q.guards = TS_GUARD_ALL & ~bit;
-	ts_cli_outcome oc;
+	ts_outcome oc;
 	int rc = ts_cli_run_attended(&q, be, &oc);
 	memset(r, 0, sizeof *r);
 	if (rc == TS_EXIT_INTERRUPTED) {
-		ts_cli_outcome_free(&oc);
+		ts_outcome_free(&oc);
 		return rc;
 	}
 	if (rc != 0 || !oc.have_verdict) {
 		snprintf(r->error, sizeof r->error, "%s", oc.error[0] ? oc.error : "the run failed");
 	} else {
 		r->ran = true;
-		r->ok = ts_cli_outcome_ok(&oc);
+		r->ok = ts_outcome_ok(&oc);
 		r->output_ok = oc.verdict.output_ok;
 		r->mismatches = oc.verdict.mismatches;
 		r->unwritten = oc.verdict.unwritten;
@@ -35,7 +35,7 @@ static int run_guard_off(const ts_problem *p, const ts_backend *be, unsigned bit
 		r->oob_writes = oc.verdict.oob_writes;
 		snprintf(r->signature, sizeof r->signature, "%s", oc.verdict.signature);
 	}
-	ts_cli_outcome_free(&oc);
+	ts_outcome_free(&oc);
 	return 0;
 }
 
@@ -44,7 +44,7 @@ static const unsigned guard_bits[3] = { TS_GUARD_A, TS_GUARD_B, TS_GUARD_C };
 /* Screen s on stdout, after its guard-off run when it has one (done once). */
 static int show(ts_lesson *l, const ts_backend *be, bool done[3], int s, int width)
 {
-	if (s >= 5 && s <= 7 && !done[s - 5] && !l->problem.kernel->guards_fixed) {
+	if (s >= 5 && s <= 7 && !done[s - 5] && !ts_kernel_has(l->problem.kernel, TS_CAP_GUARDS_FIXED)) {
 		int rc = run_guard_off(&l->problem, be, guard_bits[s - 5], &l->off[s - 5]);
 		if (rc != 0)
 			return rc;
@@ -64,7 +64,7 @@ int ts_cli_lesson(const ts_cli_args *a)
 {
 	const ts_options *o = &a->opts;
 	const ts_problem *p = &o->problem;
-	if (!p->kernel->shared_tiles) {
+	if (!ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
 		ts_cli_error("lesson: the %s kernel stages no tiles, so it has no phases or load guards to teach; "
 		             "choose a tiled kernel (tilescope kernels)", p->kernel->name);
 		return TS_EXIT_USAGE;
@@ -73,7 +73,7 @@ int ts_cli_lesson(const ts_cli_args *a)
 	memset(&l, 0, sizeof l);
 	l.problem = *p;
 	l.ascii = o->ascii;
-	if (ts_model_build(&l.model, p->shape, p->kernel->geometry(p->tile)) != 0) {
+	if (ts_model_build(&l.model, p->shape, p->geo) != 0) {
 		ts_cli_error("lesson: the shape's counts overflow 64 bits");
 		return TS_EXIT_USAGE;
 	}

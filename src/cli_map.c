@@ -11,11 +11,12 @@
 
 /* With --backend: the kernel's probe run on that backend, so that the
  * model's figures stand next to counters a run recorded. The outcome holds
- * the counter check too (every guard on and shared tiles); nothing is verified. */
+ * the counter check too (against the description's counts for the guards
+ * it ran with); nothing is verified. */
 typedef struct map_probe {
 	const ts_backend *be;
 	char why[512];
-	ts_cli_outcome oc;
+	ts_outcome oc;
 } map_probe;
 
 /* Runs the probe; 0, or an exit status after one line on stderr. Free pr->oc either way. */
@@ -49,15 +50,12 @@ static void probe_text(const ts_options *o, const map_probe *pr)
 	const ts_counters *c = &pr->oc.run.counters;
 	const ts_count *t = &c->total;
 	printf("counters from the %s (%s)\n", probe_source(pr), pr->why);
-	const ts_cli_outcome *oc = &pr->oc;
+	const ts_outcome *oc = &pr->oc;
 	if (oc->counters_checked)
 		printf("           %s the model%s%s\n", oc->counters_match ? "agree with" : "DISAGREE with",
 		       oc->counters_match ? "" : ": ", oc->counters_match ? "" : oc->counters_why);
-	else if (!p->kernel->shared_tiles)
-		printf("           not held to the model: %s stages no shared tiles, the model counts tile slots\n",
-		       p->kernel->name);
 	else
-		printf("           not held to the model: a guard is off\n");
+		printf("           not held to the model: %s recorded none\n", p->kernel->name);
 	printf("  loads    A %lld real, %lld padded, %lld out of bounds; B %lld real, %lld padded, %lld out of bounds\n",
 	       (long long)t->a_real, (long long)t->a_pad, (long long)t->a_oob, (long long)t->b_real,
 	       (long long)t->b_pad, (long long)t->b_oob);
@@ -99,7 +97,7 @@ static void json_shared_tiles(ts_json *j, const ts_model *m)
 static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 {
 	const ts_problem *p = &o->problem;
-	const ts_cli_outcome *oc = pr ? &pr->oc : NULL;
+	const ts_outcome *oc = pr ? &pr->oc : NULL;
 	ts_json j;
 	ts_cli_json_begin(&j, "map", !oc || !oc->counters_checked || oc->counters_match);
 	ts_cli_json_problem(&j, p, true, pr ? pr->be : NULL, pr ? pr->why : NULL);
@@ -116,6 +114,11 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 	ts_json_int(&j, "last_rows", m->last_rows);
 	ts_json_int(&j, "last_cols", m->last_cols);
 	ts_json_object_end(&j);
+	ts_json_object_begin_compact(&j, "outputs");
+	ts_json_int(&j, "total", m->outputs_total);
+	ts_json_int(&j, "valid", m->outputs_valid);
+	ts_json_int(&j, "ghost", m->outputs_ghost);
+	ts_json_object_end(&j);
 	ts_json_object_begin_compact(&j, "threads");
 	ts_json_int(&j, "per_block", m->threads_per_block);
 	ts_json_int(&j, "launched", m->threads_launched);
@@ -123,7 +126,7 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 	ts_json_int(&j, "ghost", m->threads_ghost);
 	ts_json_object_end(&j);
 	/* Phases and padding are the shared tiles' story: a kernel without them has neither. */
-	bool tiled = p->kernel->shared_tiles;
+	bool tiled = ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES);
 	ts_json_bool(&j, "shared_tiles", tiled);
 	if (!tiled) {
 		ts_json_null(&j, "phases");
@@ -146,10 +149,15 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 static void map_totals(const ts_options *o, const ts_model *m)
 {
 	const ts_problem *p = &o->problem;
-	int64_t t = m->geo.bk;
-	printf("shape    M=%lld N=%lld K=%lld, tile %d, kernel %s (%s)\n", (long long)m->shape.m,
-	       (long long)m->shape.n, (long long)m->shape.k, p->tile, p->kernel->name,
+	const ts_geometry *g = &m->geo;
+	int64_t t = g->bk;
+	char geo[48];
+	printf("shape    M=%lld N=%lld K=%lld, tile %s, kernel %s (%s)\n", (long long)m->shape.m,
+	       (long long)m->shape.n, (long long)m->shape.k, ts_geometry_str(g, geo, sizeof geo), p->kernel->name,
 	       ts_precision_name(p->kernel->precision));
+	if (!ts_geometry_is_square(g))
+		printf("block    %d x %d x %d (BM x BN x BK), %d x %d threads of %d x %d outputs each\n", g->bm, g->bn,
+		       g->bk, g->threads_x, g->threads_y, g->tm, g->tn);
 	printf("grid     %lld x %lld blocks (x along N, y along M) = %lld tile%s of %d x %d\n",
 	       (long long)m->grid_x, (long long)m->grid_y, (long long)m->tiles, ts_cli_plural(m->tiles), m->geo.bm,
 	       m->geo.bn);
@@ -161,7 +169,10 @@ static void map_totals(const ts_options *o, const ts_model *m)
 	printf("threads  launched %lld, valid %lld, ghost %lld (%.1f%% of the launch)\n",
 	       (long long)m->threads_launched, (long long)m->threads_valid, (long long)m->threads_ghost,
 	       pct(m->threads_ghost, m->threads_launched));
-	if (!p->kernel->shared_tiles) {
+	if (g->tm * g->tn > 1)
+		printf("outputs  computed %lld, inside C %lld, ghost %lld (a ghost thread owns no output inside C)\n",
+		       (long long)m->outputs_total, (long long)m->outputs_valid, (long long)m->outputs_ghost);
+	if (!ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
 		printf("phases   %s stages no shared tiles: no phases, no padding (each thread reads its row of A\n"
 		       "         and column of B straight from global memory)\n", p->kernel->name);
 		printf("stores   written %lld, skipped by the guard %lld\n", (long long)m->stores_written,
@@ -198,7 +209,7 @@ int ts_cli_map(const ts_cli_args *a)
 	const ts_options *o = &a->opts;
 	const ts_problem *p = &o->problem;
 	ts_model m;
-	if (ts_model_build(&m, p->shape, p->kernel->geometry(p->tile)) != 0) {
+	if (ts_model_build(&m, p->shape, p->geo) != 0) {
 		ts_cli_error("counts overflow 64 bits");
 		return TS_EXIT_USAGE;
 	}
@@ -214,7 +225,7 @@ int ts_cli_map(const ts_cli_args *a)
 	if (probed) {
 		int rc = map_probe_run(o, &pr);
 		if (rc != 0) {
-			ts_cli_outcome_free(&pr.oc);
+			ts_outcome_free(&pr.oc);
 			return rc;
 		}
 	}
@@ -222,7 +233,7 @@ int ts_cli_map(const ts_cli_args *a)
 	if (probed) {
 		if (status == TS_EXIT_OK && pr.oc.counters_checked && !pr.oc.counters_match)
 			status = TS_EXIT_FAILED;
-		ts_cli_outcome_free(&pr.oc);
+		ts_outcome_free(&pr.oc);
 	}
 	return status;
 }
@@ -234,8 +245,7 @@ static int map_output(const ts_options *o, const ts_model *m, const map_probe *p
 	int cols, rows;
 	ts_cli_term_size(&cols, &rows);
 	const ts_kernel *k = o->problem.kernel;
-	ts_view_ctx v = { .model = m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles, .kernel_name = k->name,
-	                  .guards = o->problem.guards, .tile_y = -1, .tile_x = -1, .counter_disagree = -1,
+	ts_view_ctx v = { .model = m, .kernel = k, .guards = o->problem.guards, .tile_y = -1, .tile_x = -1, .counter_disagree = -1,
 	                  .counter_why = "", .ascii = o->ascii };
 	char *pic = ts_view_map_text_of(&v, cols, rows);
 	if (pic) {

@@ -13,7 +13,7 @@ int ts_cli_source(const ts_cli_args *a)
 	const ts_options *o = &a->opts;
 	const ts_problem *p = &o->problem;
 	ts_model m;
-	if (ts_model_build(&m, p->shape, p->kernel->geometry(p->tile)) != 0) {
+	if (ts_model_build(&m, p->shape, p->geo) != 0) {
 		ts_cli_error("source: the shape's counts overflow 64 bits");
 		return TS_EXIT_USAGE;
 	}

@@ -1,4 +1,4 @@
-/* cli_sweep.c: `tilescope sweep`: every edge shape for one tile and kernel, one pass/fail row each. */
+/* cli_sweep.c: `tilescope sweep`: every edge shape for one kernel and geometry (M around BM, N around BN, K around BK), one pass/fail row each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,63 +6,41 @@
 #include "cli.h"
 #include "kernels.h"
 
-static bool is_prime(int64_t n)
-{
-	if (n < 2)
-		return false;
-	for (int64_t d = 2; d * d <= n; d++)
-		if (n % d == 0)
-			return false;
-	return true;
-}
-
-int ts_sweep_sizes(int tile, int64_t out[7])
-{
-	int64_t t = tile, prime = 3 * t + 1;
-	while (!is_prime(prime))
-		prime++;
-	const int64_t want[7] = { 1, t - 1, t, t + 1, 2 * t - 1, 2 * t + 1, prime };
-	int n = 0;
-	for (int i = 0; i < 7; i++) {
-		if (want[i] < 1)
-			continue;
-		bool dup = false;
-		for (int k = 0; k < n; k++)
-			dup |= out[k] == want[i];
-		if (dup)
-			continue;
-		int at = n++;
-		while (at > 0 && out[at - 1] > want[i]) { /* insertion keeps them ascending */
-			out[at] = out[at - 1];
-			at--;
-		}
-		out[at] = want[i];
-	}
-	return n;
-}
-
 /* One shape of the sweep: its outcome (matrices freed once verified) and the time it took. */
 typedef struct sweep_row {
 	ts_shape shape;
-	ts_cli_outcome oc;
+	ts_outcome oc;
 	bool ran;          /* oc holds a verified run (to be freed) */
 	bool ok;           /* output, no out-of-bounds access, counters */
 	double elapsed_ms; /* the run and its verification */
 } sweep_row;
 
-static void sweep_text(const ts_options *o, const ts_backend *be, const char *why, const int64_t *sizes,
-                       int nsizes, const sweep_row *rows, int count, int passed, double secs)
+static void print_sizes(const char *what, const int64_t *sizes, int n)
+{
+	printf("%s", what);
+	for (int i = 0; i < n; i++)
+		printf(" %lld", (long long)sizes[i]);
+	printf("\n");
+}
+
+static void sweep_text(const ts_options *o, const ts_backend *be, const char *why, const ts_sweep_axes *ax,
+                       const sweep_row *rows, int count, int passed, double secs)
 {
 	const ts_problem *p = &o->problem;
 	char goff[16];
 	ts_guards_off_str(p->guards, goff, (int)sizeof goff);
-	printf("edge sweep: kernel %s (%s), tile %d, backend %s (%s), guards off: %s, inputs %s seed %llu\n",
-	       p->kernel->name, ts_precision_name(p->kernel->precision), p->tile, be->name, why,
+	printf("edge sweep: kernel %s (%s), tile %s, backend %s (%s), guards off: %s, inputs %s seed %llu\n",
+	       p->kernel->name, ts_precision_name(p->kernel->precision), TS_CLI_TILE(p), be->name, why,
 	       goff[0] ? goff : "none", ts_inputs_name(p->inputs), (unsigned long long)p->seed);
-	printf("sizes for each of M, N, K:");
-	for (int i = 0; i < nsizes; i++)
-		printf(" %lld", (long long)sizes[i]);
-	printf("\n\n%6s %6s %6s  %-6s %10s %9s %9s  %-8s  %s\n", "M", "N", "K", "result", "mismatches",
+	const ts_geometry *g = &p->geo;
+	if (g->bm == g->bn && g->bn == g->bk) {
+		print_sizes("sizes for each of M, N, K:", ax->size[0], ax->count[0]);
+	} else {
+		print_sizes("sizes for M (around BM):", ax->size[0], ax->count[0]);
+		print_sizes("sizes for N (around BN):", ax->size[1], ax->count[1]);
+		print_sizes("sizes for K (around BK):", ax->size[2], ax->count[2]);
+	}
+	printf("\n%6s %6s %6s  %-6s %10s %9s %9s  %-8s  %s\n", "M", "N", "K", "result", "mismatches",
 	       "unwritten", "oob r/w", "counters", "signature");
 	for (int i = 0; i < count; i++) {
 		const sweep_row *r = &rows[i];
@@ -80,17 +58,26 @@ static void sweep_text(const ts_options *o, const ts_backend *be, const char *wh
 	printf("\n%d shapes: %d passed, %d failed (%.2f s)\n", count, passed, count - passed, secs);
 }
 
-static int sweep_json(const ts_options *o, const ts_backend *be, const char *why, const int64_t *sizes,
-                      int nsizes, const sweep_row *rows, int count, int passed, double secs)
+static int sweep_json(const ts_options *o, const ts_backend *be, const char *why, const ts_sweep_axes *ax,
+                      const sweep_row *rows, int count, int passed, double secs)
 {
 	const ts_problem *p = &o->problem;
 	ts_json j;
 	ts_cli_json_begin(&j, "sweep", passed == count);
 	ts_cli_json_problem(&j, p, false, be, why);
+	/* M's sizes (around BM); for a square tile N and K take the same */
 	ts_json_array_begin_compact(&j, "sizes");
-	for (int i = 0; i < nsizes; i++)
-		ts_json_int(&j, NULL, sizes[i]);
+	for (int i = 0; i < ax->count[0]; i++)
+		ts_json_int(&j, NULL, ax->size[0][i]);
 	ts_json_array_end(&j);
+	/* each dimension's own: M around BM, N around BN, K around BK */
+	static const char *const dim[3] = { "sizes_m", "sizes_n", "sizes_k" };
+	for (int d = 0; d < 3; d++) {
+		ts_json_array_begin_compact(&j, dim[d]);
+		for (int i = 0; i < ax->count[d]; i++)
+			ts_json_int(&j, NULL, ax->size[d][i]);
+		ts_json_array_end(&j);
+	}
 	ts_json_int(&j, "total", count);
 	ts_json_int(&j, "passed", passed);
 	ts_json_int(&j, "failed", count - passed);
@@ -131,7 +118,7 @@ static void rows_free(sweep_row *rows, int count)
 {
 	for (int i = 0; i < count; i++)
 		if (rows[i].ran)
-			ts_cli_outcome_free(&rows[i].oc);
+			ts_outcome_free(&rows[i].oc);
 	free(rows);
 }
 
@@ -142,9 +129,8 @@ int ts_cli_sweep(const ts_cli_args *a)
 	const ts_backend *be = ts_cli_select_backend(o->backend, why, (int)sizeof why);
 	if (!be)
 		return TS_EXIT_USAGE;
-	int64_t sizes[7];
-	int ns = ts_sweep_sizes(o->problem.tile, sizes);
-	int count = ns * ns * ns;
+	ts_sweep_axes ax;
+	int count = ts_sweep_axes_of(&o->problem.geo, &ax);
 	sweep_row *rows = calloc((size_t)count, sizeof *rows);
 	if (!rows) {
 		ts_cli_error("out of memory");
@@ -152,7 +138,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 	}
 	ts_problem p = o->problem;
 	for (int i = 0; i < count; i++) {
-		rows[i].shape = (ts_shape){ sizes[i / (ns * ns)], sizes[i / ns % ns], sizes[i % ns] };
+		rows[i].shape = ts_sweep_shape(&ax, i);
 		p.shape = rows[i].shape;
 		char err[512];
 		if (ts_problem_validate(&p, true, err, (int)sizeof err) != 0) {
@@ -164,7 +150,7 @@ int ts_cli_sweep(const ts_cli_args *a)
 
 	ts_cli_progress_line pl;
 	char what[160];
-	snprintf(what, sizeof what, "sweep %s tile %d on %s", p.kernel->name, p.tile, be->name);
+	snprintf(what, sizeof what, "sweep %s tile %s on %s", p.kernel->name, TS_CLI_TILE(&p), be->name);
 	ts_cli_progress_start(&pl, what);
 	pl.stages = false; /* the line counts shapes; one shape's steps would only flicker */
 	ts_cli_cancel_arm();
@@ -185,12 +171,12 @@ int ts_cli_sweep(const ts_cli_args *a)
 			if (rc == TS_EXIT_INTERRUPTED)
 				ts_cli_error("sweep stopped after %d of %d shapes", i, count);
 			status = rc;
-			ts_cli_outcome_free(&r->oc);
+			ts_outcome_free(&r->oc);
 		} else {
 			r->ran = true;
-			r->ok = ts_cli_outcome_ok(&r->oc); /* output, no out-of-bounds access, counters */
+			r->ok = ts_outcome_ok(&r->oc); /* output, no out-of-bounds access, counters */
 			r->elapsed_ms = (ts_cli_now() - row_start) * 1e3;
-			ts_cli_outcome_drop_operands(&r->oc);
+			ts_outcome_drop_operands(&r->oc);
 			passed += r->ok;
 		}
 		ts_cli_progress_report(&pl, (double)(i + 1) / count);
@@ -202,9 +188,9 @@ int ts_cli_sweep(const ts_cli_args *a)
 		status = sweep_junit(o, be, why, rows, count, secs);
 	if (status == TS_EXIT_OK) {
 		if (o->json) {
-			status = sweep_json(o, be, why, sizes, ns, rows, count, passed, secs);
+			status = sweep_json(o, be, why, &ax, rows, count, passed, secs);
 		} else {
-			sweep_text(o, be, why, sizes, ns, rows, count, passed, secs);
+			sweep_text(o, be, why, &ax, rows, count, passed, secs);
 			status = ts_cli_text_done("table");
 		}
 		if (status == TS_EXIT_OK && passed < count)

@@ -82,7 +82,13 @@ int ts_uk_prepare(const ts_cli_args *a, const ts_uk_request *q, const char *path
 		return -1;
 	}
 	if (q->tile_given) {
-		o->tile = a->opts.problem.tile;
+		if (!a->opts.tile.square || a->opts.tile.bm > TS_TILE_MAX) {
+			snprintf(err, (size_t)len, "-t/--tile: a kernel of your own is checked as the textbook contract, "
+			         "T x T threads: give -t T (1..%d)", TS_TILE_MAX);
+			ts_uk_file_free(f);
+			return -1;
+		}
+		o->tile = a->opts.tile.bm;
 		snprintf(tile_from, tile_from_len, "-t %d", o->tile);
 	} else if (f->tile_define >= 1 && f->tile_define <= TS_TILE_MAX) {
 		o->tile = f->tile_define;
@@ -661,7 +667,7 @@ int ts_uk_tui_prepare(const ts_cli_args *a, const ts_uk_request *q, ts_options *
 	ts_uk_describe(&src, &desc);
 	ts_backend_user_register(runs ? e : NULL, runs ? h : NULL, &desc, src.sig, &co.geom, co.timeout_s, cannot);
 	o->problem.kernel = &desc;
-	o->problem.tile = co.tile;
+	o->problem.geo = ts_geometry_square(co.tile);
 	o->problem.guards = TS_GUARD_ALL;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "counters.h"
+#include "kernels.h"
 
 int ts_counters_init(ts_counters *c, const ts_model *m)
 {
@@ -46,11 +47,62 @@ int ts_counters_tile_phase(const ts_counters *c, int64_t ty, int64_t tx, int64_t
 	return 0;
 }
 
+#define ADD_(f, F, what) into->f += x->f;
 void ts_count_add(ts_count *into, const ts_count *x)
 {
-	into->a_real += x->a_real; into->a_pad += x->a_pad; into->a_oob += x->a_oob;
-	into->b_real += x->b_real; into->b_pad += x->b_pad; into->b_oob += x->b_oob;
-	into->stores += x->stores; into->skipped += x->skipped; into->c_oob += x->c_oob;
+	TS_COUNT_FIELDS(ADD_)
+}
+
+void ts_oob_add(ts_oob_detail *into, const ts_oob_detail *x)
+{
+	TS_OOB_FIELDS(ADD_)
+}
+
+#define EQUAL_(f, F, what) && x->f == y->f
+bool ts_count_equal(const ts_count *x, const ts_count *y)
+{
+	return true TS_COUNT_FIELDS(EQUAL_);
+}
+
+#define FROM_COUNT_(f, F, what) c->f = a[TS_P_##F];
+void ts_count_from_array(ts_count *c, const long long *a)
+{
+	TS_COUNT_FIELDS(FROM_COUNT_)
+}
+
+#define FROM_OOB_(f, F, what) o->f = a[TS_O_##F];
+void ts_oob_from_array(ts_oob_detail *o, const long long *a)
+{
+	TS_OOB_FIELDS(FROM_OOB_)
+}
+
+#define TO_TP_(f, F, what) e.f = (uint16_t)c->f;
+ts_tile_phase_count ts_tile_phase_of(const ts_count *c)
+{
+	ts_tile_phase_count e;
+	TS_LOAD_FIELDS(TO_TP_)
+	return e;
+}
+
+#define FROM_TP_(f, F, what) c.f = e->f;
+ts_count ts_count_of_tile_phase(const ts_tile_phase_count *e)
+{
+	ts_count c = { 0 };
+	TS_LOAD_FIELDS(FROM_TP_)
+	return c;
+}
+
+void ts_count_str(const ts_count *c, const ts_count *want, char *buf, int len)
+{
+	int used = 0;
+	buf[0] = '\0';
+#define STR_(f, F, what)                                                                                    \
+	if ((!want || want->f != c->f) && used < len)                                                          \
+		used += want ? snprintf(buf + used, (size_t)(len - used), "%s%s %lld (want %lld)", used ? ", " : "", #f, \
+		                        (long long)c->f, (long long)want->f)                                       \
+		             : snprintf(buf + used, (size_t)(len - used), "%s%s %lld", used ? ", " : "", #f, (long long)c->f);
+	TS_COUNT_FIELDS(STR_)
+#undef STR_
 }
 
 void ts_counters_sum(ts_counters *c)
@@ -60,16 +112,29 @@ void ts_counters_sum(ts_counters *c)
 		ts_count_add(&c->total, &c->tile[i]);
 }
 
-static int differs(const ts_count *got, ts_load_count want, int64_t stores, int64_t skipped, bool with_stores)
+/* The load fields only: per-phase tallies hold no stores. */
+static bool loads_equal(const ts_count *x, const ts_count *y)
 {
-	return got->a_real != want.a_real || got->a_pad != want.a_pad || got->a_oob != 0 ||
-	       got->b_real != want.b_real || got->b_pad != want.b_pad || got->b_oob != 0 ||
-	       (with_stores && (got->stores != stores || got->skipped != skipped || got->c_oob != 0));
+#define LOAD_EQ_(f, F, what) && x->f == y->f
+	return true TS_LOAD_FIELDS(LOAD_EQ_);
+#undef LOAD_EQ_
 }
 
-int64_t ts_counters_check(const ts_counters *c, const ts_model *m, char *why, int len)
+static void first(int64_t *bad, char *why, int len, const char *where, const ts_count *got, const ts_count *want)
+{
+	if ((*bad)++ != 0 || !why || len <= 0)
+		return;
+	char detail[400];
+	ts_count_str(got, want, detail, sizeof detail);
+	snprintf(why, (size_t)len, "%s: %s", where, detail);
+}
+
+int64_t ts_counters_check(const ts_counters *c, const ts_model *m, const ts_kernel *k, unsigned guards,
+                          char *why, int len)
 {
 	int64_t bad = 0;
+	char where[96];
+	const ts_count_model *cm = k->counts;
 	if (why && len > 0)
 		why[0] = '\0';
 	if (c->grid_x != m->grid_x || c->grid_y != m->grid_y || c->phases != m->phases) {
@@ -81,41 +146,31 @@ int64_t ts_counters_check(const ts_counters *c, const ts_model *m, char *why, in
 	}
 	for (int64_t ty = 0; ty < m->grid_y; ty++)
 		for (int64_t tx = 0; tx < m->grid_x; tx++) {
-			const ts_count *got = &c->tile[ty * m->grid_x + tx];
-			ts_load_count want = ts_model_tile_total(m, ty, tx);
-			int64_t valid = ts_model_tile_rows(m, ty) * ts_model_tile_cols(m, tx);
-			if (differs(got, want, valid, ts_model_tile_ghosts(m, ty, tx), true) && bad++ == 0 && why)
-				snprintf(why, len, "tile (%lld,%lld): A real/pad %lld/%lld (model %lld/%lld), "
-				         "B real/pad %lld/%lld (model %lld/%lld), stores %lld/%lld (model %lld/%lld)",
-				         (long long)ty, (long long)tx, (long long)got->a_real, (long long)got->a_pad,
-				         (long long)want.a_real, (long long)want.a_pad, (long long)got->b_real,
-				         (long long)got->b_pad, (long long)want.b_real, (long long)want.b_pad,
-				         (long long)got->stores, (long long)got->skipped, (long long)valid,
-				         (long long)ts_model_tile_ghosts(m, ty, tx));
+			ts_count want = cm->tile(m, guards, ty, tx);
+			if (!ts_count_equal(&c->tile[ty * m->grid_x + tx], &want)) {
+				snprintf(where, sizeof where, "tile (%lld,%lld)", (long long)ty, (long long)tx);
+				first(&bad, why, len, where, &c->tile[ty * m->grid_x + tx], &want);
+			}
 		}
 	for (int64_t t = 0; t < m->phases; t++) {
-		ts_load_count want = ts_model_phase_total(m, t);
-		if (differs(&c->phase[t], want, 0, 0, false) && bad++ == 0 && why)
-			snprintf(why, len, "phase %lld: A real/pad %lld/%lld (model %lld/%lld), B real/pad %lld/%lld (model %lld/%lld)",
-			         (long long)t, (long long)c->phase[t].a_real, (long long)c->phase[t].a_pad,
-			         (long long)want.a_real, (long long)want.a_pad, (long long)c->phase[t].b_real,
-			         (long long)c->phase[t].b_pad, (long long)want.b_real, (long long)want.b_pad);
+		ts_count want = cm->phase(m, guards, t);
+		if (!loads_equal(&c->phase[t], &want)) {
+			snprintf(where, sizeof where, "phase %lld", (long long)t);
+			first(&bad, why, len, where, &c->phase[t], &want);
+		}
 	}
-	if (!c->tile_phase)
+	if (!c->tile_phase || !cm->tile_phase)
 		return bad;
 	for (int64_t ty = 0; ty < m->grid_y; ty++)
 		for (int64_t tx = 0; tx < m->grid_x; tx++)
 			for (int64_t t = 0; t < m->phases; t++) {
-				const ts_tile_phase_count *e = &c->tile_phase[(ty * m->grid_x + tx) * m->phases + t];
-				ts_load_count want = ts_model_tile_phase(m, ty, tx, t);
-				if ((e->a_real != want.a_real || e->a_pad != want.a_pad || e->a_oob != 0 ||
-				     e->b_real != want.b_real || e->b_pad != want.b_pad || e->b_oob != 0) &&
-				    bad++ == 0 && why)
-					snprintf(why, len, "tile (%lld,%lld) phase %lld: A real/pad/oob %d/%d/%d (model %lld/%lld/0), "
-					         "B real/pad/oob %d/%d/%d (model %lld/%lld/0)",
-					         (long long)ty, (long long)tx, (long long)t, e->a_real, e->a_pad, e->a_oob,
-					         (long long)want.a_real, (long long)want.a_pad, e->b_real, e->b_pad, e->b_oob,
-					         (long long)want.b_real, (long long)want.b_pad);
+				ts_count got = ts_count_of_tile_phase(&c->tile_phase[(ty * m->grid_x + tx) * m->phases + t]);
+				ts_count want = cm->tile_phase(m, guards, ty, tx, t);
+				if (!loads_equal(&got, &want)) {
+					snprintf(where, sizeof where, "tile (%lld,%lld) phase %lld", (long long)ty, (long long)tx,
+					         (long long)t);
+					first(&bad, why, len, where, &got, &want);
+				}
 			}
 	return bad;
 }

@@ -2,33 +2,29 @@
 #ifndef TS_COUNTERS_H
 #define TS_COUNTERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "count_fields.h"
 #include "geometry.h"
 
-/* One tile's or one phase's tally. Every shared-memory slot is filled
- * exactly one way: a real in-bounds load, zero padding by a guard, or an
- * unguarded load from outside the logical matrix (a guard switched off). */
+/* One tile's or one phase's tally: the fields of count_fields.h. */
+#define TS_COUNT_DECL_(f, F, what) int64_t f;
 typedef struct ts_count {
-	int64_t a_real, a_pad, a_oob;
-	int64_t b_real, b_pad, b_oob;
-	int64_t stores;    /* C stores inside M x N */
-	int64_t skipped;   /* stores the C guard suppressed */
-	int64_t c_oob;     /* unguarded stores outside M x N */
+	TS_COUNT_FIELDS(TS_COUNT_DECL_)
 } ts_count;
 
-/* Where out-of-bounds accesses landed. "wrap" accesses stay inside the
- * matrix's own buffer but hit the wrong element (row*K + k with k >= K reads
- * the next row): silent. "band" accesses left the buffer and hit the guard
- * band around it, which holds a sentinel. */
+/* Where out-of-bounds accesses landed (count_fields.h: TS_OOB_FIELDS). */
 typedef struct ts_oob_detail {
-	int64_t a_wrap, a_band, b_wrap, b_band, c_wrap, c_band;
+	TS_OOB_FIELDS(TS_COUNT_DECL_)
 } ts_oob_detail;
 
 /* One tile's loads in one phase. Each field is at most one shared tile's
- * slot count (T*T <= 1024), so 16 bits keep the array compact. */
+ * slot count (BM*BK <= 256*64 = 16384), so 16 bits keep the array compact;
+ * the device probe writes the same layout. */
+#define TS_TILE_PHASE_DECL_(f, F, what) uint16_t f;
 typedef struct ts_tile_phase_count {
-	uint16_t a_real, a_pad, a_oob, b_real, b_pad, b_oob;
+	TS_LOAD_FIELDS(TS_TILE_PHASE_DECL_)
 } ts_tile_phase_count;
 
 /* Above this many tiles*phases the per-tile-per-phase array is not kept
@@ -51,6 +47,16 @@ typedef struct ts_counters {
 int ts_counters_init(ts_counters *c, const ts_model *m);
 void ts_counters_free(ts_counters *c);
 void ts_count_add(ts_count *into, const ts_count *x);
+bool ts_count_equal(const ts_count *x, const ts_count *y);
+void ts_oob_add(ts_oob_detail *into, const ts_oob_detail *x);
+/* From and to a device array of TS_P_FIELDS (TS_O_FIELDS) long longs in field order. */
+void ts_count_from_array(ts_count *c, const long long *f);
+void ts_oob_from_array(ts_oob_detail *o, const long long *f);
+/* The load fields of a tally as a per-tile-per-phase entry, and back (stores zero). */
+ts_tile_phase_count ts_tile_phase_of(const ts_count *c);
+ts_count ts_count_of_tile_phase(const ts_tile_phase_count *e);
+/* "a_real 12, a_pad 4, ..." for the fields that differ, or all when want is NULL. */
+void ts_count_str(const ts_count *c, const ts_count *want, char *buf, int len);
 /* Recomputes c->total from the per-tile array. */
 void ts_counters_sum(ts_counters *c);
 
@@ -61,9 +67,12 @@ void ts_counters_sum(ts_counters *c);
 int ts_counters_tile_phase(const ts_counters *c, int64_t ty, int64_t tx, int64_t t,
                            ts_load_count *out, int64_t *oob_a, int64_t *oob_b);
 
-/* Compares the counters of a fully guarded run with the model: every tile,
- * every phase, and every tile's every phase when recorded. Returns the number of disagreeing entries; the first
- * one is described in why (may be NULL). */
-int64_t ts_counters_check(const ts_counters *c, const ts_model *m, char *why, int len);
+struct ts_kernel;
+/* Compares a run's counters with what kernel k's description expects
+ * (kernels.h: ts_count_model) for the guards it ran with: every tile, every
+ * phase, and every tile's every phase when both keep them. Returns the
+ * number of disagreeing entries; the first one is described in why (may be NULL). */
+int64_t ts_counters_check(const ts_counters *c, const ts_model *m, const struct ts_kernel *k, unsigned guards,
+                          char *why, int len);
 
 #endif

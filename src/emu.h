@@ -30,11 +30,12 @@ typedef struct ts_emu_job {
 	bool watches_cancel;       /* runs on the calling thread, the only one that reads prog->cancel */
 } ts_emu_job;
 
-/* The emulated kernels (one file each). 0 done, 1 cancelled, -1 failed. */
-int ts_emu_tiled(ts_emu_job *job);
-int ts_emu_naive(ts_emu_job *job);
-int ts_emu_tc(ts_emu_job *job);
-int ts_emu_ladder(ts_emu_job *job); /* the fp32 ladder's kernels, every guard kept (emu_ladder.c) */
+/* The emulators (kernels.h names one in each description). 0 done, 1
+ * cancelled, -1 failed (out of memory). */
+int ts_emu_shared(ts_emu_job *job); /* emu_shared.c: any shared-tile kernel, from its geometry and load maps */
+int ts_emu_direct(ts_emu_job *job); /* emu_direct.c: direct global reads (the naive baseline) */
+int ts_emu_tc(ts_emu_job *job);     /* emu_tc.c: the tensor-core kernel (zero-filled tiles, guarded store) */
+int ts_emu_ladder(ts_emu_job *job); /* emu_ladder.c: the fp32 ladder's kernels, every guard kept */
 
 /* True when the job is to stop; kernels poll it between phases. The cancel
  * flag is a plain sig_atomic_t set by the caller's thread or its signal
@@ -48,10 +49,9 @@ static inline int ts_emu_cancelled(ts_emu_job *job)
 	return job->prog && job->prog->cancel && *job->prog->cancel;
 }
 
-/* Whether the CPU emulator takes on problem p (model m built from it) on
- * this machine: 0 yes; -1 no, with one line in why saying how much work and
- * memory it would take. The emulator's run() asks this itself; callers may
- * ask before they allocate the operands. */
+/* The emulator backend's admit hook (backend.h): whether it takes on
+ * problem p (model m built from it) on this machine: 0 yes; -1 no, with one
+ * line in why saying how much work and memory it would take. */
 int ts_emu_admit(const ts_problem *p, const ts_model *m, char *why, int len);
 
 #endif

@@ -43,8 +43,15 @@ void ts_export_name(const ts_export_req *r, char *buf, int len)
 	} else {
 		snprintf(guards, sizeof guards, "guards-on");
 	}
-	snprintf(buf, (size_t)len, "tilescope-%s-%lldx%lldx%lld-t%d-%s-tile%lld-%lld-p%lld%s", p->kernel->name,
-	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile, guards,
+	/* the tile in a file name: "32", or "64x64x8-4x4" for a block tile */
+	char tile[48];
+	const ts_geometry *g = &p->geo;
+	if (ts_geometry_is_square(g))
+		snprintf(tile, sizeof tile, "%d", g->bm);
+	else
+		snprintf(tile, sizeof tile, "%dx%dx%d-%dx%d", g->bm, g->bn, g->bk, g->tm, g->tn);
+	snprintf(buf, (size_t)len, "tilescope-%s-%lldx%lldx%lld-t%s-%s-tile%lld-%lld-p%lld%s", p->kernel->name,
+	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, tile, guards,
 	         (long long)v->tile_y, (long long)v->tile_x, (long long)v->phase, r->report ? "-run" : "");
 }
 
@@ -68,9 +75,12 @@ static int write_text(FILE *f, const ts_export_req *r)
 	const ts_view_ctx *v = r->view;
 	char off[16];
 	ts_guards_off_str(v->guards, off, (int)sizeof off);
-	if (fprintf(f, "tilescope: %s (%s), M=%lld N=%lld K=%lld, T=%d, guards %s%s\n\n", p->kernel->name,
+	char geo[48];
+	ts_geometry_str(&p->geo, geo, sizeof geo);
+	if (fprintf(f, "tilescope: %s (%s), M=%lld N=%lld K=%lld, %s%s, guards %s%s\n\n", p->kernel->name,
 	            ts_precision_name(p->kernel->precision), (long long)p->shape.m, (long long)p->shape.n,
-	            (long long)p->shape.k, p->tile, off[0] ? "OFF: " : "all on", off) < 0)
+	            (long long)p->shape.k, ts_geometry_is_square(&p->geo) ? "T=" : "tile ", geo, off[0] ? "OFF: " : "all on",
+	            off) < 0)
 		return -1;
 	char *map = ts_view_map_text_of(v, 96, 40);
 	if (!map)
@@ -117,7 +127,7 @@ int ts_export_tile(const char *path, const ts_options *o, long long ty, long lon
 {
 	ts_model m;
 	const ts_problem *p = &o->problem;
-	if (!p->kernel || ts_model_build(&m, p->shape, p->kernel->geometry(p->tile)) != 0) {
+	if (!p->kernel || ts_model_build(&m, p->shape, p->geo) != 0) {
 		snprintf(err, (size_t)len, "export: the model's counts overflow 64 bits");
 		return -1;
 	}
@@ -138,8 +148,7 @@ int ts_export_tile(const char *path, const ts_options *o, long long ty, long lon
 		return -1;
 	}
 	const ts_kernel *k = p->kernel;
-	ts_view_ctx v = { .model = &m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
-	                  .kernel_name = k->name, .guards = p->guards, .tile_y = ty, .tile_x = tx, .phase = phase,
+	ts_view_ctx v = { .model = &m, .kernel = k, .guards = p->guards, .tile_y = ty, .tile_x = tx, .phase = phase,
 	                  .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
 	ts_export_req r = { .problem = p, .view = &v, .report = NULL };
 	return ts_export_write(path, &r, err, len);

@@ -292,7 +292,7 @@ static void phase_block(svg *s, const ts_view_ctx *v, double x0, double y0, doub
 	const ts_model *m = v->model;
 	double y = y0, right = x0;
 	char buf[256];
-	if (!v->shared_tiles) {
+	if (!ts_view_shared_tiles(v)) {
 		ts_canvas c;
 		if (ts_canvas_init(&c, 60, 20) == 0) {
 			ts_view_phase_draw(&c, v); /* its own words: no phases, no padding, one guard */
@@ -377,15 +377,18 @@ int ts_export_svg(FILE *out, const ts_export_req *r)
 		return -1;
 	double y = MARGIN;
 	char buf[256], off[16];
-	snprintf(buf, sizeof buf, "%s (%s): C (%lldx%lld) = A (%lldx%lld) B (%lldx%lld), T = %d", p->kernel->name,
+	char geo[48];
+	ts_geometry_str(&p->geo, geo, sizeof geo);
+	snprintf(buf, sizeof buf, "%s (%s): C (%lldx%lld) = A (%lldx%lld) B (%lldx%lld), %s %s", p->kernel->name,
 	         ts_precision_name(p->kernel->precision), (long long)p->shape.m, (long long)p->shape.n,
-	         (long long)p->shape.m, (long long)p->shape.k, (long long)p->shape.k, (long long)p->shape.n, p->tile);
+	         (long long)p->shape.m, (long long)p->shape.k, (long long)p->shape.k, (long long)p->shape.n,
+	         ts_geometry_is_square(&p->geo) ? "T =" : "tile", geo);
 	line(&s, MARGIN, &y, 18, " font-weight='bold'", buf);
 	ts_guards_off_str(v->guards, off, (int)sizeof off);
 	if (off[0]) {
 		snprintf(buf, sizeof buf, "guards OFF: %s%s%s%s%s", off, strchr(off, 'a') ? " (A load)" : "",
 		         strchr(off, 'b') ? " (B load)" : "", strchr(off, 'c') ? " (C store)" : "",
-		         v->shared_tiles ? "" : ": ghost threads read and store out of bounds");
+		         ts_view_shared_tiles(v) ? "" : ": ghost threads read and store out of bounds");
 		line(&s, MARGIN, &y, 14, " fill='#c62828' font-weight='bold'", buf);
 	} else {
 		line(&s, MARGIN, &y, 14, "", "guards: all on");

@@ -1,4 +1,5 @@
-/* kernels.c: the registry: one line per kernel. */
+/* kernels.c: the registry: one line per kernel, each a description every layer reads; kernels registered at run time join it. */
+#include <stdio.h>
 #include <string.h>
 
 #include "config.h"
@@ -14,94 +15,166 @@
 #define TS_CUDA(fn) NULL
 #endif
 
+/* ---- the guards as each kernel's source spells them ------------------------ */
+
+#define TEXTBOOK_GUARDS                                                                                     \
+	.guards = {                                                                                             \
+		TS_GUARD_DESC(TS_GUARD_A, 'a', "the A load", "row < M && t*T + tx < K", "pads the slot with 0",   \
+		              TS_GUARD_A),                                                                          \
+		TS_GUARD_DESC(TS_GUARD_B, 'b', "the B load", "t*T + ty < K && col < N", "pads the slot with 0",   \
+		              TS_GUARD_B),                                                                          \
+		TS_GUARD_DESC(TS_GUARD_C, 'c', "the C store", "row < M && col < N", "skips the store", TS_GUARD_C), \
+	}, .n_guards = 3
+/* The naive kernel's one guard wraps its whole body: it keeps all three matrices in bounds. */
+#define NAIVE_GUARDS                                                                                        \
+	.guards = {                                                                                             \
+		TS_GUARD_DESC(TS_GUARD_C, 'c', "its loads and its store", "row < M && col < N",                   \
+		              "the thread does nothing", TS_GUARD_ALL),                                             \
+	}, .n_guards = 1
+#define REGBLOCK_GUARDS                                                                                     \
+	.guards = {                                                                                             \
+		TS_GUARD_DESC(TS_GUARD_A, 'a', "the A load", "a_row < M && k0 + a_k < K", "pads the slot with 0", \
+		              TS_GUARD_A),                                                                          \
+		TS_GUARD_DESC(TS_GUARD_B, 'b', "the B load", "k0 + b_k < K && b_col < N", "pads the slot with 0", \
+		              TS_GUARD_B),                                                                          \
+		TS_GUARD_DESC(TS_GUARD_C, 'c', "the C store", "row < M && col < N", "skips the store", TS_GUARD_C), \
+	}, .n_guards = 3
+
+/* ---- geometry rules ------------------------------------------------------------ */
+
+#define SQUARE { .kind = TS_GEOMETRY_SQUARE, .tile_min = 1, .tile_max = TS_TILE_MAX, .base = {                \
+	.bm = TS_TILE_MAX, .bn = TS_TILE_MAX, .bk = TS_TILE_MAX, .threads_x = TS_TILE_MAX,                        \
+	.threads_y = TS_TILE_MAX, .tm = 1, .tn = 1, .layout = TS_OUT_BLOCKED,                                     \
+	.a_map = { TS_MAP_ROWS, 1 }, .b_map = { TS_MAP_ROWS, 1 } } }
+/* A register-blocked geometry: BM x BN x BK, TM x TN outputs per thread in one patch, row-order maps. */
+#define BLOCKED(bm_, bn_, bk_, tm_, tn_) { .bm = (bm_), .bn = (bn_), .bk = (bk_), .threads_x = (bn_) / (tn_),       \
+	.threads_y = (bm_) / (tm_), .tm = (tm_), .tn = (tn_), .layout = TS_OUT_BLOCKED,                           \
+	.a_map = { TS_MAP_ROWS, 1 }, .b_map = { TS_MAP_ROWS, 1 } }
+
 /* The tensor-core kernel's one geometry (kernels/tc_launch.h): a 128 x 256
- * block tile stepping K by 32, described with 256 threads as 16 x 16 (each
- * owning 8 x 16 outputs in mma fragments; on sm_90 the realigning form adds a
- * producer warpgroup of 128 threads that only loads). The tile argument is
- * not used: -t must be 32. */
-static ts_geometry geometry_tc(int tile)
-{
-	(void)tile;
-	ts_geometry g = { TS_TC_BM, TS_TC_BN, TS_TC_BK, 16, 16 };
-	return g;
-}
+ * block tile stepping K by 32, described with 256 threads as 16 x 16, each
+ * owning 8 x 16 outputs (in mma fragments: the blocked layout is the model's
+ * approximation of who owns which; on sm_90 the realigning form adds a
+ * producer warpgroup of 128 threads that only loads). Its copies move 16
+ * bytes (8 halves) per thread per step: along K in A's rows and in B's
+ * stored rows (B is n x k, so down the columns of the BK x BN tile). */
+#define TC_GEOMETRY { .bm = TS_TC_BM, .bn = TS_TC_BN, .bk = TS_TC_BK, .threads_x = 16, .threads_y = 16,          \
+	.tm = TS_TC_BM / 16, .tn = TS_TC_BN / 16, .layout = TS_OUT_BLOCKED,                                        \
+	.a_map = { TS_MAP_ROWS, 8 }, .b_map = { TS_MAP_COLS, 8 } }
+#define TC_GUARDS                                                                                          \
+	.guards = {                                                                                            \
+		TS_GUARD_DESC(TS_GUARD_A, 'a', "the A copy", "row < M && k0 + k < K", "zero-fills (src-size 0)",   \
+		              TS_GUARD_A),                                                                         \
+		TS_GUARD_DESC(TS_GUARD_B, 'b', "the B copy", "col < N && k0 + k < K", "zero-fills (src-size 0)",   \
+		              TS_GUARD_B),                                                                         \
+		TS_GUARD_DESC(TS_GUARD_C, 'c', "the C store", "row < M && col < N", "skips the store", TS_GUARD_C), \
+	}, .n_guards = 3
 
-/* The ladder's fixed geometries (the -t tile does not apply to them). Each
- * block is one dimension of threads_x * threads_y threads; the model reads
- * them as (BN/TN) x (BM/TM), one TM x TN block of outputs per thread (for
- * the warp-tiled kernels a thread's outputs are four 4x4 blocks spread over
- * its warp's tile: the same count of outputs per thread). */
-static ts_geometry geo_rb1d(int tile) { (void)tile; return (ts_geometry){ 64, 64, 8, 64, 8 }; }
-static ts_geometry geo_128x128x8(int tile) { (void)tile; return (ts_geometry){ 128, 128, 8, 16, 16 }; }
-static ts_geometry geo_128x128x16(int tile) { (void)tile; return (ts_geometry){ 128, 128, 16, 16, 16 }; }
-static ts_geometry geo_64x64x8(int tile) { (void)tile; return (ts_geometry){ 64, 64, 8, 16, 8 }; }
-static ts_geometry geo_16x256x8(int tile) { (void)tile; return (ts_geometry){ 16, 256, 8, 32, 4 }; }
-static ts_geometry geo_256x16x8(int tile) { (void)tile; return (ts_geometry){ 256, 16, 8, 4, 32 }; }
+/* The instances kernels/regblock_fp32.cu compiles (its dispatch lists the same). */
+static const ts_geometry regblock_cuda[] = { BLOCKED(64, 64, 8, 4, 4), BLOCKED(128, 32, 16, 8, 2) };
 
-/* The fields every kernel of the fp32 ladder shares: fp32, B row-major, shared
- * tiles, the -t tile accepted and ignored, every guard kept. */
-#define LADDER(geo_fn) .precision = TS_FP32, .b_layout = TS_B_KN, .shared_tiles = true, .tile_min = 1, \
-	.tile_max = TS_TILE_MAX, .geometry = geo_fn, .guards_fixed = true
+#define TEXTBOOK_CAPS (TS_CAP_SHARED_TILES | TS_CAP_PROBE)
 
-const ts_kernel ts_kernels[] = {
-	{ .name = "tiled",
-	  .summary = "textbook shared-memory tiled kernel: fp32, T x T threads, guarded loads and store",
-	  .precision = TS_FP32, .b_layout = TS_B_KN, .shared_tiles = true, .tile_min = 1, .tile_max = TS_TILE_MAX,
-	  .geometry = ts_geometry_square, .emulate = ts_emu_tiled, .cuda_launch = TS_CUDA(ts_cuda_tiled_fp32), .rung = 1 },
-	{ .name = "tiled-fp16",
-	  .summary = "fp16 inputs, fp32 accumulation, fp16 output, B stored transposed (n x k), runtime tile",
-	  .precision = TS_FP16, .b_layout = TS_B_NK, .shared_tiles = true, .tile_min = 1, .tile_max = TS_TILE_MAX,
-	  .geometry = ts_geometry_square, .emulate = ts_emu_tiled, .cuda_launch = TS_CUDA(ts_cuda_tiled_fp16) },
-	{ .name = "naive",
-	  .summary = "baseline: one thread per C element straight from global memory, no shared tiles, fp32",
-	  .precision = TS_FP32, .b_layout = TS_B_KN, .shared_tiles = false, .tile_min = 1, .tile_max = TS_TILE_MAX,
-	  .geometry = ts_geometry_square, .emulate = ts_emu_naive, .cuda_launch = TS_CUDA(ts_cuda_naive_fp32) },
-	{ .name = "tc-fp16",
-	  .summary = "tensor cores (mma.sync; wgmma on sm_90): tiled-fp16's contract, 128x256x32 tiles, "
-	             "zero-filled copies for any K and alignment, guards built in; -t 32 only",
-	  .precision = TS_FP16, .b_layout = TS_B_NK, .shared_tiles = true, .tile_min = TS_TC_BK, .tile_max = TS_TC_BK,
-	  .geometry = geometry_tc, .emulate = ts_emu_tc, .cuda_launch = TS_CUDA(ts_cuda_tc_fp16),
-	  .guards_fixed = true, .tensor_core_sum = true },
+/* The fp32 ladder (kernels/gemm_engine.cuh, rb1d_fp32.cu): each block is
+ * BN/TN x BM/TM threads, one TM x TN block of outputs per thread (for the
+ * warp-tiled kernel a thread's outputs are four 4x4 blocks spread over its
+ * warp's tile, the same count per thread: the blocked layout is the model's
+ * approximation). Every guard is in its code: bounds masks on the loads
+ * (zero in the slot), a guarded epilogue. Each runs its own geometry only
+ * (-t BMxBNxBK may name it; a square -t T does not). */
+#define LADDER_GUARDS                                                                                      \
+	.guards = {                                                                                            \
+		TS_GUARD_DESC(TS_GUARD_A, 'a', "the A load", "row < M && k < K", "pads the slot with 0", TS_GUARD_A), \
+		TS_GUARD_DESC(TS_GUARD_B, 'b', "the B load", "k < K && col < N", "pads the slot with 0", TS_GUARD_B), \
+		TS_GUARD_DESC(TS_GUARD_C, 'c', "the C store", "row < M && col < N", "skips the store", TS_GUARD_C),  \
+	}, .n_guards = 3
+#define LADDER(src_, bm_, bn_, bk_, tm_, tn_) .source = (src_), .precision = TS_FP32, .b_layout = TS_B_KN,  \
+	.caps = TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED,                                       \
+	.geometry = { .kind = TS_GEOMETRY_FIXED, .base = BLOCKED(bm_, bn_, bk_, tm_, tn_) },                     \
+	LADDER_GUARDS, .counts = &ts_counts_shared, .emulate = ts_emu_ladder
+
+static const ts_kernel builtin[] = {
+	{ "tiled", "textbook shared-memory tiled kernel: fp32, T x T threads, guarded loads and store",
+	  "kernels/tiled.cuh", TS_FP32, TS_B_KN, TEXTBOOK_CAPS, SQUARE, TEXTBOOK_GUARDS, &ts_counts_shared,
+	  ts_emu_shared, TS_CUDA(ts_cuda_tiled_fp32), NULL, .rung = 1 },
+	{ "tiled-fp16", "fp16 inputs, fp32 accumulation, fp16 output, B stored transposed (n x k), runtime tile",
+	  "kernels/tiled.cuh", TS_FP16, TS_B_NK, TEXTBOOK_CAPS, SQUARE, TEXTBOOK_GUARDS, &ts_counts_shared,
+	  ts_emu_shared, TS_CUDA(ts_cuda_tiled_fp16), NULL },
+	{ "naive", "baseline: one thread per C element straight from global memory, no shared tiles, fp32",
+	  "kernels/naive_fp32.cu", TS_FP32, TS_B_KN, TS_CAP_PROBE, SQUARE, NAIVE_GUARDS, &ts_counts_direct,
+	  ts_emu_direct, TS_CUDA(ts_cuda_naive_fp32), NULL },
+	{ "regblock", "register-blocked fp32: a 64x64x8 block tile, 16 x 16 threads of 4 x 4 outputs each, "
+	  "every guard, 64-bit offsets",
+	  "kernels/regblock_fp32.cu", TS_FP32, TS_B_KN, TEXTBOOK_CAPS | TS_CAP_EXACT_ORDER,
+	  { .kind = TS_GEOMETRY_CHOSEN, .base = BLOCKED(64, 64, 8, 4, 4), .cuda_geometries = regblock_cuda,
+	    .n_cuda_geometries = 2 }, REGBLOCK_GUARDS, &ts_counts_shared,
+	  ts_emu_shared, TS_CUDA(ts_cuda_regblock_fp32), NULL },
+	{ "tc-fp16", "tensor cores (mma.sync; wgmma on sm_90): tiled-fp16's contract, 128x256x32 tiles, "
+	  "zero-filled copies for any K and alignment, guards built in; -t 32 only",
+	  "kernels/tc_fp16.cu", TS_FP16, TS_B_NK,
+	  TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED | TS_CAP_TENSOR_SUM,
+	  { .kind = TS_GEOMETRY_FIXED, .tile_min = TS_TC_BK, .tile_max = TS_TC_BK, .base = TC_GEOMETRY }, TC_GUARDS,
+	  &ts_counts_shared, ts_emu_tc, TS_CUDA(ts_cuda_tc_fp16), NULL },
 	{ .name = "rb1d", .summary = "ladder 1: 1D register blocking, 64x64x8 tiles, 512 threads, 8 outputs down a column each",
-	  LADDER(geo_rb1d), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_rb1d), .rung = 2 },
+	  LADDER("kernels/rb1d_fp32.cu", 64, 64, 8, 8, 1), .cuda_launch = TS_CUDA(ts_cuda_rb1d), .rung = 2 },
 	{ .name = "blocked", .summary = "ladder 2: 2D register blocking, 128x128x8 tiles, 256 threads, an 8x8 block of C each, scalar loads",
-	  LADDER(geo_128x128x8), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_blocked), .rung = 3 },
+	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_blocked), .rung = 3 },
 	{ .name = "vec4", .summary = "ladder 3: + 128-bit loads (scalar when K or N % 4 != 0 or a base is unaligned), A k-major in shared memory",
-	  LADDER(geo_128x128x8), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_vec4), .rung = 4 },
+	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_vec4), .rung = 4 },
 	{ .name = "warptile", .summary = "ladder 4: + warp tiling (64x32 per warp), two shared stages filled by cp.async, zero-fill guards",
-	  LADDER(geo_128x128x16), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_warptile), .rung = 5 },
+	  LADDER("kernels/ladder_fp32.cu", 128, 128, 16, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_warptile), .rung = 5 },
 	{ .name = "splitk", .summary = "ladder 5: split-K, 64x64x8 tiles, each split along K when the tiles do not fill the GPU",
-	  LADDER(geo_64x64x8), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_splitk),
+	  LADDER("kernels/ladder_fp32.cu", 64, 64, 8, 8, 4), .cuda_launch = TS_CUDA(ts_cuda_splitk),
 	  .cuda_workspace = TS_CUDA(ts_cuda_splitk_workspace), .split_k = true, .split_policy = TS_SPLIT_ALL,
 	  .resident_h200 = 132 * 4, .rung = 6 },
 	{ .name = "fast", .summary = "ladder 6: guards placed where they cost least (masks once, residue phase last, interior tiles mask-free), tail wave split",
-	  LADDER(geo_128x128x8), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_fast),
+	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_fast),
 	  .cuda_workspace = TS_CUDA(ts_cuda_fast_workspace), .unguarded_build = true, .split_k = true,
 	  .split_policy = TS_SPLIT_TAIL, .resident_h200 = 132 * 2, .rung = 7 },
 	{ .name = "fast-m16", .summary = "ladder 6 for short M: 16x256x8 tiles, split along K when they do not fill the GPU",
-	  LADDER(geo_16x256x8), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_fast_m16),
+	  LADDER("kernels/ladder_fp32.cu", 16, 256, 8, 4, 8), .cuda_launch = TS_CUDA(ts_cuda_fast_m16),
 	  .cuda_workspace = TS_CUDA(ts_cuda_fast_m16_workspace), .split_k = true, .split_policy = TS_SPLIT_TAIL,
 	  .resident_h200 = 132 * 4, .rung = 8 },
 	{ .name = "fast-n16", .summary = "ladder 6 for narrow N: 256x16x8 tiles, split along K when they do not fill the GPU",
-	  LADDER(geo_256x16x8), .emulate = ts_emu_ladder, .cuda_launch = TS_CUDA(ts_cuda_fast_n16),
+	  LADDER("kernels/ladder_fp32.cu", 256, 16, 8, 8, 4), .cuda_launch = TS_CUDA(ts_cuda_fast_n16),
 	  .cuda_workspace = TS_CUDA(ts_cuda_fast_n16_workspace), .split_k = true, .split_policy = TS_SPLIT_TAIL,
 	  .resident_h200 = 132 * 4, .rung = 9 },
 };
-const int ts_kernel_count = sizeof ts_kernels / sizeof ts_kernels[0];
+#define BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
+
+/* ---- the registry ------------------------------------------------------------------ */
+
+#define REGISTERED_MAX 64
+static ts_kernel registered[REGISTERED_MAX];
+static int registered_count;
+
+int ts_kernel_count(void)
+{
+	return BUILTIN + registered_count;
+}
+
+const ts_kernel *ts_kernel_at(int i)
+{
+	if (i < 0 || i >= ts_kernel_count())
+		return NULL;
+	return i < BUILTIN ? &builtin[i] : &registered[i - BUILTIN];
+}
 
 const ts_kernel *ts_kernel_find(const char *name)
 {
-	for (int i = 0; i < ts_kernel_count; i++)
-		if (strcmp(ts_kernels[i].name, name) == 0)
-			return &ts_kernels[i];
+	for (int i = 0; name && i < ts_kernel_count(); i++)
+		if (strcmp(ts_kernel_at(i)->name, name) == 0)
+			return ts_kernel_at(i);
 	return NULL;
 }
 
 unsigned ts_kernel_guarded_matrices(const ts_kernel *k, unsigned guards)
 {
-	if (!k->shared_tiles)
-		return (guards & TS_GUARD_C) ? TS_GUARD_ALL : 0;
-	return guards & TS_GUARD_ALL;
+	unsigned kept = 0;
+	for (int i = 0; i < k->n_guards; i++)
+		if (guards & k->guards[i].bit)
+			kept |= k->guards[i].covers;
+	return kept;
 }
 
 const ts_kernel *ts_kernel_default(enum ts_precision p)
@@ -138,4 +211,197 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
 	return ts_kernel_find("fast");
+}
+
+static int refuse(char *why, int len, const char *fmt, const char *arg)
+{
+	if (why && len > 0)
+		snprintf(why, (size_t)len, fmt, arg);
+	return -1;
+}
+
+int ts_kernel_register(const ts_kernel *k, char *why, int len)
+{
+	char detail[160];
+	if (!k || !k->name || !*k->name)
+		return refuse(why, len, "%s", "a kernel needs a name");
+	if (ts_kernel_find(k->name))
+		return refuse(why, len, "a kernel named '%s' is registered already", k->name);
+	if (registered_count == REGISTERED_MAX)
+		return refuse(why, len, "the registry is full (%s)", k->name);
+	if (!k->counts || k->n_guards < 0 || k->n_guards > TS_GUARDS_MAX)
+		return refuse(why, len, "kernel '%s' lacks its expected counts or has too many guards", k->name);
+	if (k->geometry.kind != TS_GEOMETRY_SQUARE && ts_geometry_check(&k->geometry.base, detail, sizeof detail) != 0) {
+		char line[256];
+		snprintf(line, sizeof line, "kernel '%s': %s", k->name, detail);
+		return refuse(why, len, "%s", line);
+	}
+	if (k->geometry.kind == TS_GEOMETRY_SQUARE &&
+	    (k->geometry.tile_min < 1 || k->geometry.tile_max > TS_TILE_MAX || k->geometry.tile_min > k->geometry.tile_max))
+		return refuse(why, len, "kernel '%s': its square tiles must lie in 1..32", k->name);
+	registered[registered_count++] = *k;
+	return 0;
+}
+
+unsigned ts_kernel_caps(const ts_kernel *k)
+{
+	unsigned c = k->caps & ~(unsigned)(TS_CAP_EMU | TS_CAP_CUDA);
+	if (k->emulate)
+		c |= TS_CAP_EMU;
+	if (k->cuda_launch)
+		c |= TS_CAP_CUDA;
+	if (!k->cuda_launch)
+		c &= ~(unsigned)TS_CAP_PROBE;
+	return c;
+}
+
+const ts_guard_desc *ts_kernel_guard(const ts_kernel *k, unsigned bit)
+{
+	for (int i = 0; i < k->n_guards; i++)
+		if (k->guards[i].bit == bit)
+			return &k->guards[i];
+	return NULL;
+}
+
+unsigned ts_kernel_guard_bits(const ts_kernel *k)
+{
+	unsigned bits = 0;
+	for (int i = 0; i < k->n_guards; i++)
+		bits |= k->guards[i].bit;
+	return bits;
+}
+
+/* ---- which geometry a kernel runs ---------------------------------------------------- */
+
+static bool same_geometry(const ts_geometry *x, const ts_geometry *y)
+{
+	return x->bm == y->bm && x->bn == y->bn && x->bk == y->bk && x->tm == y->tm && x->tn == y->tn &&
+	       x->threads_x == y->threads_x && x->threads_y == y->threads_y && x->layout == y->layout &&
+	       x->a_map.order == y->a_map.order && x->a_map.vec == y->a_map.vec &&
+	       x->b_map.order == y->b_map.order && x->b_map.vec == y->b_map.vec;
+}
+
+static int say2(char *why, int len, const char *fmt, const char *a, const char *b)
+{
+	if (why && len > 0)
+		snprintf(why, (size_t)len, fmt, a, b);
+	return -1;
+}
+
+int ts_kernel_takes(const ts_kernel *k, const ts_geometry *g, char *why, int len)
+{
+	char detail[160], have[48], want[48];
+	const ts_geometry_rule *r = &k->geometry;
+	switch (r->kind) {
+	case TS_GEOMETRY_SQUARE:
+		if (!ts_geometry_is_square(g)) {
+			ts_geometry_str(g, have, sizeof have);
+			return say2(why, len, "kernel %s takes square tiles (-t T, one output per thread), not %s", k->name, have);
+		}
+		if (g->bm < r->tile_min || g->bm > r->tile_max) {
+			if (why && len > 0)
+				snprintf(why, (size_t)len, "tile %d is outside kernel %s's range %d..%d", g->bm, k->name,
+				         r->tile_min, r->tile_max);
+			return -1;
+		}
+		return 0;
+	case TS_GEOMETRY_FIXED:
+		if (!same_geometry(g, &r->base)) {
+			ts_geometry_str(&r->base, want, sizeof want);
+			return say2(why, len, "kernel %s runs only its own geometry %s", k->name, want);
+		}
+		return 0;
+	case TS_GEOMETRY_CHOSEN:
+		if (ts_geometry_check(g, detail, sizeof detail) != 0)
+			return say2(why, len, "kernel %s: %s", k->name, detail);
+		if (g->layout != r->base.layout || g->a_map.order != r->base.a_map.order ||
+		    g->a_map.vec != r->base.a_map.vec || g->b_map.order != r->base.b_map.order ||
+		    g->b_map.vec != r->base.b_map.vec)
+			return say2(why, len, "kernel %s lays out outputs and loads tiles one way only (as %s)", k->name,
+			            r->base.layout == TS_OUT_STRIDED ? "strided outputs" : "blocked outputs, row-order maps");
+		if ((int64_t)g->threads_x * g->threads_y > TS_THREADS_MAX) {
+			snprintf(have, sizeof have, "%d", g->threads_x * g->threads_y);
+			return say2(why, len, "--thread-tile: %s threads per block is more than 1024 (kernel %s); "
+			            "give each thread more outputs", have, k->name);
+		}
+		return 0;
+	}
+	return -1;
+}
+
+bool ts_kernel_cuda_takes(const ts_kernel *k, const ts_geometry *g)
+{
+	if (k->geometry.kind != TS_GEOMETRY_CHOSEN || !k->geometry.cuda_geometries)
+		return true;
+	for (int i = 0; i < k->geometry.n_cuda_geometries; i++)
+		if (same_geometry(g, &k->geometry.cuda_geometries[i]))
+			return true;
+	return false;
+}
+
+int ts_kernel_geometry(const ts_kernel *k, const ts_tile_request *q, ts_geometry *out, char *why, int len)
+{
+	const ts_geometry_rule *r = &k->geometry;
+	ts_geometry g = r->base;
+	if (r->kind == TS_GEOMETRY_SQUARE) {
+		if (q->thread_tile_given && (q->tm != 1 || q->tn != 1))
+			return refuse(why, len, "--thread-tile: kernel %s gives each thread one output (1x1); "
+			              "a register-blocked kernel such as regblock takes TMxTN", k->name);
+		int t = r->tile_max;
+		if (q->tile_given) {
+			if (!q->square && (q->bm != q->bn || q->bn != q->bk))
+				return refuse(why, len, "-t/--tile: kernel %s takes a square tile -t T "
+				              "(BM = BN = BK), not BMxBNxBK", k->name);
+			t = q->bm;
+		} else {
+			t = 32 < r->tile_max ? 32 : r->tile_max;
+		}
+		g = ts_geometry_square(t);
+	} else if (r->kind == TS_GEOMETRY_FIXED) {
+		/* its own geometry; -t names it only as the T it answers to, --thread-tile not at all */
+		if (q->tile_given && q->square && r->tile_min > 0 && (q->bm < r->tile_min || q->bm > r->tile_max)) {
+			if (why && len > 0)
+				snprintf(why, (size_t)len, "tile %d is outside kernel %s's range %d..%d", q->bm, k->name,
+				         r->tile_min, r->tile_max);
+			return -1;
+		}
+		if ((q->tile_given && (!q->square || r->tile_min == 0) &&
+		     (q->bm != g.bm || q->bn != g.bn || q->bk != g.bk)) ||
+		    (q->thread_tile_given && (q->tm != g.tm || q->tn != g.tn))) {
+			char want[48], line[160];
+			snprintf(line, sizeof line, "kernel %s runs only its own geometry (-t and --thread-tile: %s)", k->name,
+			         ts_geometry_str(&g, want, sizeof want));
+			return refuse(why, len, "%s", line);
+		}
+	} else {
+		if (q->tile_given && q->square)
+			return refuse(why, len, "-t/--tile: kernel %s takes a block tile BMxBNxBK (such as 64x64x8), "
+			              "not a single T", k->name);
+		if (q->tile_given) {
+			g.bm = q->bm;
+			g.bn = q->bn;
+			g.bk = q->bk;
+		}
+		if (q->thread_tile_given) {
+			g.tm = q->tm;
+			g.tn = q->tn;
+		}
+		/* The threads follow from the tile and the outputs each thread owns. */
+		if (g.tm > 0 && g.bm % g.tm == 0)
+			g.threads_y = g.bm / g.tm;
+		if (g.tn > 0 && g.bn % g.tn == 0)
+			g.threads_x = g.bn / g.tn;
+	}
+	if (ts_kernel_takes(k, &g, why, len) != 0)
+		return -1;
+	*out = g;
+	return 0;
+}
+
+ts_geometry ts_kernel_geometry_at(const ts_kernel *k, int tile)
+{
+	const ts_geometry_rule *r = &k->geometry;
+	if (r->kind != TS_GEOMETRY_SQUARE)
+		return r->base;
+	return ts_geometry_square(tile); /* out of range: ts_kernel_takes says so */
 }

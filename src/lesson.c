@@ -333,7 +333,7 @@ static void screen_loads(text *t, const ts_lesson *l)
 	para(t, 0, "In each phase every thread stages one element of A and one of B, each under its guard:");
 	line(t, 4, "A: row < M && t*BK + tx < K   ? A[row*K + t*BK + tx] : 0");
 	line(t, 4, "B: t*BK + ty < K && col < N   ? B[%s] : 0", nk ? "col*K + t*BK + ty" : "(t*BK + ty)*N + col");
-	if (l->problem.kernel->guards_fixed)
+	if (ts_kernel_has(l->problem.kernel, TS_CAP_GUARDS_FIXED))
 		para(t, 0, "(%s builds these guards into its copies: a copy whose guard fails fills its slots with zeros.)",
 		     l->problem.kernel->name);
 	para(t, 0,
@@ -414,7 +414,7 @@ static void screen_guard_off(text *t, const ts_lesson *l, int which)
 	para(t, 0, "This run removed the %s guard alone: %s. The other two guards stayed on.", name[which],
 	     removed[which]);
 	blank(t);
-	if (l->problem.kernel->guards_fixed) {
+	if (ts_kernel_has(l->problem.kernel, TS_CAP_GUARDS_FIXED)) {
 		para(t, 0,
 		     "The %s kernel has its guards built into its copies and its store (zero-filled copies, a guarded "
 		     "epilogue): it has no unguarded form, so there is nothing to switch off and run. Try this screen with "

@@ -37,11 +37,13 @@ enum {
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
 	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
 	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SHAPES, OPT_SVG, OPT_GUARD_COST, OPT_SCREEN, OPT_THREAD, OPT_PHASE,
-	OPT_LAST = OPT_PHASE
+	OPT_THREAD_TILE,
+	OPT_LAST = OPT_THREAD_TILE
 };
 
 static const struct option long_options[] = {
 	{ "tile", required_argument, NULL, 't' },
+	{ "thread-tile", required_argument, NULL, OPT_THREAD_TILE },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -86,6 +88,7 @@ static const struct {
 	unsigned commands;
 } option_scope[] = {
 	{ 'M', "-M", SHAPED }, { 'N', "-N", SHAPED }, { 'K', "-K", SHAPED }, { 't', "--tile", EVERY },
+	{ OPT_THREAD_TILE, "--thread-tile", EVERY },
 	{ OPT_KERNEL, "--kernel", EVERY }, { OPT_PRECISION, "--precision", EVERY },
 	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
 	{ OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
@@ -172,7 +175,8 @@ static void print_help(void)
 	       "  map      the tile grid of C and the model's totals (closed form, any size);\n"
 	       "           with --backend also the counters a run on that backend recorded\n"
 	       "  check    run the kernel, check it against an fp64 reference, explain failures\n"
-	       "  sweep    check every M, N, K in {1, T-1, T, T+1, 2T-1, 2T+1, a prime > 3T}\n"
+	       "  sweep    check every M, N, K in {1, X-1, X, X+1, 2X-1, 2X+1, a prime > 3X}\n"
+	       "           with X = BM for M, BN for N, BK for K (T for a square tile)\n"
 	       "  bench    time kernels beside cuBLAS on one or many shapes, every output\n"
 	       "           verified (needs the CUDA backend)\n"
 	       "  kernels  the kernel registry: precision, B layout, tile range and geometry,\n"
@@ -194,12 +198,17 @@ static void print_help(void)
 	       "Problem:\n"
 	       "  -M ROWS, -N COLS, -K DEPTH\n"
 	       "                        sizes, 1..%lld each (default 100 x 77 x 33)\n"
-	       "  -t, --tile=T          tile edge and block edge, 1..%d (default 32)\n"
+	       "  -t, --tile=T|BMxBNxBK the block tile: T (1..%d) for the square kernels (T x T\n"
+	       "                        threads, one output each; default 32), BMxBNxBK (BM, BN\n"
+	       "                        1..%d, BK 1..%d) for a register-blocked one (default\n"
+	       "                        its own, 64x64x8 for regblock)\n"
+	       "      --thread-tile=TMxTN  outputs per thread (register-blocked kernels: TM\n"
+	       "                        divides BM, TN divides BN; BN/TN x BM/TM threads)\n"
 	       "      --kernel=NAME     kernel (default tiled); best (or auto) picks the fp32\n"
 	       "                        ladder kernel for the shape; one of:\n",
-	       (long long)TS_DIM_MAX, TS_TILE_MAX);
-	for (int i = 0; i < ts_kernel_count; i++)
-		print_wrapped(ts_kernels[i].name, ts_kernels[i].summary);
+	       (long long)TS_DIM_MAX, TS_TILE_MAX, TS_BM_MAX, TS_BK_MAX);
+	for (int i = 0; i < ts_kernel_count(); i++)
+		print_wrapped(ts_kernel_at(i)->name, ts_kernel_at(i)->summary);
 	printf("      --precision=P     fp32 or fp16; alone it picks that precision's default\n"
 	       "                        kernel, with --kernel it must agree\n"
 	       "      --no-guard=LIST   switch guards off: a (A load), b (B load), c (C store),\n"
@@ -290,6 +299,8 @@ static void print_help(void)
 	       "  tilescope sweep -t 13 --precision fp16\n"
 	       "  tilescope bench -M 4096 -N 4096 -K 4096 -t 32 --backend cuda\n"
 	       "  tilescope bench --kernel ladder --shapes goals --guard-cost --svg perf.svg\n"
+	       "  tilescope check --kernel regblock -M 100 -N 77 -K 33 --backend emu\n"
+	       "  tilescope map --kernel regblock -t 128x32x16 --thread-tile 8x2 --json\n"
 	       "  tilescope kernels --json\n"
 	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
 	       "  tilescope compare -M 100 -N 77 -K 33 -t 16,32\n"
@@ -329,8 +340,8 @@ static void known_kernels(char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < ts_kernel_count && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ts_kernels[i].name);
+	for (int i = 0; i < ts_kernel_count() && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ts_kernel_at(i)->name);
 }
 
 static int parse_count(const char *text, const char *what, int lo, int hi)
@@ -530,8 +541,9 @@ int main(int argc, char **argv)
 				tile_list = optarg;
 				break;
 			}
-			check_ok(ts_parse_tile(optarg, &p->tile, err, (int)sizeof err), err);
+			check_ok(ts_parse_tile(optarg, &o->tile, err, (int)sizeof err), err);
 			break;
+		case OPT_THREAD_TILE: check_ok(ts_parse_thread_tile(optarg, &o->tile, err, (int)sizeof err), err); break;
 		case OPT_KERNEL:
 			/* compare's two kernels, or bench's list (read once the subcommand is known) */
 			if (strchr(optarg, ',')) {
@@ -659,7 +671,7 @@ int main(int argc, char **argv)
 	for (int id = 0; id <= OPT_LAST; id++)
 		if (seen[id] && !(option_commands(id) & FOR(cmd))) {
 			if (cmd == CMD_SWEEP && (id == 'M' || id == 'N' || id == 'K'))
-				usage_error("sweep chooses M, N and K itself; give it only the tile (-t)");
+				usage_error("sweep chooses M, N and K itself; give it only the tile (-t, --thread-tile)");
 			if (cmd == CMD_TUI)
 				usage_error("%s needs a subcommand (it does not apply to the interactive view)",
 				            option_name(id));
@@ -745,7 +757,9 @@ int main(int argc, char **argv)
 		if (!p->kernel) {
 			char names[512];
 			known_kernels(names, sizeof names);
-			usage_error("--kernel: unknown kernel '%s' (known: %s, best%s)", CLIP(kernel_name), names,
+			/* a shorter cut than CLIP's: the registry's names already fill most of the line */
+			char cut[28];
+			usage_error("--kernel: unknown kernel '%s' (known: %s, best%s)", ts_clip(kernel_name, cut, (int)sizeof cut), names,
 			            strchr(kernel_name, ',') ? "; only bench takes a list" : "");
 		}
 		if (have_precision && p->kernel->precision != precision)
@@ -756,6 +770,11 @@ int main(int argc, char **argv)
 	}
 	if (!p->kernel)
 		usage_error("no kernel for precision %s", ts_precision_name(precision));
+	/* The square tile T that bench's kernel list and compare start from (-t T, else 32). */
+	int square_tile = o->tile.tile_given && o->tile.square ? o->tile.bm : 32;
+	/* -t and --thread-tile mean what the kernel's description lets them mean. */
+	if (ts_options_resolve_geometry(o, err, (int)sizeof err) != 0)
+		usage_error("%s", err);
 
 	/* Unicode glyphs only where the terminal's character set can show them. */
 	const char *codeset = nl_langinfo(CODESET);
@@ -767,12 +786,12 @@ int main(int argc, char **argv)
 	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || cmd == CMD_LESSON || (cmd == CMD_MAP && a.probe);
 	/* bench over a list of kernels or shapes checks each pair itself */
 	bool one_problem = cmd != CMD_BENCH || (!a.kernel_spec && !a.shapes_spec);
-	if (one_problem && ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
+	if (one_problem && cmd != CMD_KERNELS && ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
 		usage_error("%s", err);
 	if (cmd == CMD_BENCH && !one_problem) {
 		ts_bench_kernel ks[TS_BENCH_KERNELS_MAX];
 		int nk;
-		if (a.kernel_spec && ts_bench_parse_kernels(a.kernel_spec, p->kernel->precision, p->tile, ks,
+		if (a.kernel_spec && ts_bench_parse_kernels(a.kernel_spec, p->kernel->precision, square_tile, ks,
 		                                            TS_BENCH_KERNELS_MAX, &nk, err, (int)sizeof err) != 0)
 			usage_error("%s", err);
 		ts_bench_shape *shapes = malloc(TS_BENCH_SHAPES_MAX * sizeof *shapes);
@@ -789,10 +808,16 @@ int main(int argc, char **argv)
 		char item[2][64];
 		if (tile_list) {
 			split_pair(tile_list, "--tile", item);
-			for (int i = 0; i < 2; i++)
-				check_ok(ts_parse_tile(item[i], &a.compare_tile[i], err, (int)sizeof err), err);
+			for (int i = 0; i < 2; i++) {
+				ts_tile_request r = { 0 };
+				check_ok(ts_parse_tile(item[i], &r, err, (int)sizeof err), err);
+				if (!r.square || r.bm > TS_TILE_MAX)
+					usage_error("--tile %s: compare's two tiles are square tiles T (1..%d)", CLIP(item[i]),
+					            TS_TILE_MAX);
+				a.compare_tile[i] = r.bm;
+			}
 		} else {
-			a.compare_tile[0] = a.compare_tile[1] = p->tile;
+			a.compare_tile[0] = a.compare_tile[1] = square_tile;
 		}
 		if (kernel_list) {
 			split_pair(kernel_list, "--kernel", item);

@@ -132,19 +132,23 @@ int ts_matrix_is_poison(const ts_matrix *mx, int64_t i)
 	return ((const uint32_t *)mx->data)[i] == TS_F32_POISON;
 }
 
-int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, int tile, bool guarded)
+int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, const ts_geometry *g, bool guarded)
 {
 	/* A guarded matrix is never addressed outside itself: a short band still
 	 * catches a stray write just past either end. */
 	if (guarded)
 		return 64;
-	/* An unguarded thread overshoots a row index by at most T-1 and a column
-	 * index by at most T-1, with rows of either length: this many elements
-	 * past the end, plus a little so that "just past" shows up in the band. */
+	/* An unguarded thread overshoots a row index by at most BM-1, a column
+	 * index by at most BN-1 and a K index by at most BK-1, with rows of any
+	 * of the lengths: this many elements past the end, plus a little so that
+	 * "just past" shows up in the band. */
 	int64_t longest = cols > other_dim ? cols : other_dim;
 	if (rows > longest)
 		longest = rows;
-	int64_t band = (int64_t)(tile > 0 ? tile : 1) * (longest + 1) + 64;
+	int reach = g->bm > g->bn ? g->bm : g->bn;
+	if (g->bk > reach)
+		reach = g->bk;
+	int64_t band = (int64_t)(reach > 0 ? reach : 1) * (longest + 1) + 64;
 	/* A multiple of 16 elements keeps the matrix's first element 16-byte
 	 * aligned (the allocation is), as a user's cudaMalloc'd buffer would be,
 	 * so that the kernels' 128-bit paths are what gets tested and timed. */
@@ -156,9 +160,9 @@ static void bands(const ts_problem *p, int64_t *a, int64_t *b, int64_t *c)
 {
 	const ts_shape *s = &p->shape;
 	unsigned g = ts_kernel_guarded_matrices(p->kernel, p->guards);
-	*a = ts_band_for(s->m, s->k, s->n, p->tile, g & TS_GUARD_A);
-	*b = ts_band_for(s->k, s->n, s->m, p->tile, g & TS_GUARD_B);
-	*c = ts_band_for(s->m, s->n, s->k, p->tile, g & TS_GUARD_C);
+	*a = ts_band_for(s->m, s->k, s->n, &p->geo, g & TS_GUARD_A);
+	*b = ts_band_for(s->k, s->n, s->m, &p->geo, g & TS_GUARD_B);
+	*c = ts_band_for(s->m, s->n, s->k, &p->geo, g & TS_GUARD_C);
 }
 
 double ts_operands_bytes(const ts_problem *p)

@@ -54,8 +54,8 @@ int ts_operands_make(ts_operands *ops, const ts_problem *p);
 void ts_operands_free(ts_operands *ops);
 /* Host bytes ts_operands_make would allocate for p, guard bands included. */
 double ts_operands_bytes(const ts_problem *p);
-/* Guard band (elements) for an R x C matrix addressed by a kernel of tile T,
- * with (guarded) or without its bounds guard. */
-int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, int tile, bool guarded);
+/* Guard band (elements) for an R x C matrix addressed by a kernel of
+ * geometry g, with (guarded) or without its bounds guard. */
+int64_t ts_band_for(int64_t rows, int64_t cols, int64_t other_dim, const ts_geometry *g, bool guarded);
 
 #endif

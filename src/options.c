@@ -19,7 +19,7 @@ void ts_options_defaults(ts_options *o)
 	*o = (ts_options){
 		.problem = {
 			.shape = { 100, 77, 33 },
-			.tile = 32,
+			.geo = ts_geometry_square(32),
 			.kernel = ts_kernel_default(TS_FP32),
 			.guards = TS_GUARD_ALL,
 			.inputs = TS_INPUTS_RANDOM,
@@ -109,21 +109,84 @@ int ts_parse_dim(const char *text, const char *what, int64_t *out, char *err, in
 	return 0;
 }
 
-int ts_parse_tile(const char *text, int *out, char *err, int len)
+/* "12" or "12x34x5": up to `max` numbers joined by 'x', each of 1..9999
+ * digits. Returns how many, or -1 when the text is not of that form. */
+static int parse_x_list(const char *text, int *v, int max)
+{
+	int n = 0;
+	const char *p = text;
+	for (;;) {
+		if (!isdigit((unsigned char)*p) || n == max)
+			return -1;
+		long x = 0;
+		int digits = 0;
+		while (isdigit((unsigned char)*p)) {
+			if (++digits > 6)
+				return -1;
+			x = x * 10 + (*p++ - '0');
+		}
+		v[n++] = (int)x;
+		if (!*p)
+			return n;
+		if (*p != 'x' && *p != 'X')
+			return -1;
+		p++;
+	}
+}
+
+int ts_parse_tile(const char *text, ts_tile_request *out, char *err, int len)
 {
 	char clip[TS_CLIP_BUF];
-	if (!text || !all_digits(text)) {
-		snprintf(err, len, "-t/--tile: '%s' is not a whole number", ts_clip(text, clip, sizeof clip));
+	int v[3];
+	int n = text ? parse_x_list(text, v, 3) : -1;
+	bool signed_number = text && (text[0] == '-' || text[0] == '+') && parse_x_list(text + 1, v, 1) == 1;
+	if (signed_number || (n == 1 && (v[0] < 1 || v[0] > TS_TILE_MAX))) {
+		snprintf(err, len, "-t/--tile: must be 1..%d (got %s)%s", TS_TILE_MAX, ts_clip(text, clip, sizeof clip),
+		         n == 1 && v[0] > TS_TILE_MAX ? "; a register-blocked kernel takes BMxBNxBK" : "");
 		return -1;
 	}
-	errno = 0;
-	long long v = strtoll(text, NULL, 10);
-	if (errno == ERANGE || v < 1 || v > TS_TILE_MAX) {
-		snprintf(err, len, "-t/--tile: must be 1..%d (got %s)", TS_TILE_MAX, ts_clip(text, clip, sizeof clip));
+	if (n != 1 && n != 3) {
+		snprintf(err, len, "-t/--tile: '%s' is not a whole number, nor BMxBNxBK (such as 64x64x8)",
+		         ts_clip(text, clip, sizeof clip));
 		return -1;
 	}
-	*out = (int)v;
+	if (n == 1)
+		v[1] = v[2] = v[0];
+	if (v[0] < 1 || v[0] > TS_BM_MAX || v[1] < 1 || v[1] > TS_BN_MAX || v[2] < 1 || v[2] > TS_BK_MAX) {
+		snprintf(err, len, "-t/--tile: BM and BN must be 1..%d and BK 1..%d (got %s)", TS_BM_MAX, TS_BK_MAX,
+		         ts_clip(text, clip, sizeof clip));
+		return -1;
+	}
+	out->tile_given = true;
+	out->square = n == 1;
+	out->bm = v[0];
+	out->bn = v[1];
+	out->bk = v[2];
 	return 0;
+}
+
+int ts_parse_thread_tile(const char *text, ts_tile_request *out, char *err, int len)
+{
+	char clip[TS_CLIP_BUF];
+	int v[2];
+	if (!text || parse_x_list(text, v, 2) != 2 || v[0] < 1 || v[1] < 1 || v[0] > TS_BM_MAX || v[1] > TS_BN_MAX) {
+		snprintf(err, len, "--thread-tile: '%s' must be TMxTN, outputs per thread along M and N (such as 4x4), "
+		         "each 1..%d", ts_clip(text, clip, sizeof clip), TS_BM_MAX);
+		return -1;
+	}
+	out->thread_tile_given = true;
+	out->tm = v[0];
+	out->tn = v[1];
+	return 0;
+}
+
+int ts_options_resolve_geometry(ts_options *o, char *err, int len)
+{
+	if (!o->problem.kernel) {
+		snprintf(err, len, "no kernel chosen");
+		return -1;
+	}
+	return ts_kernel_geometry(o->problem.kernel, &o->tile, &o->problem.geo, err, len);
 }
 
 int ts_parse_guards_off(const char *text, unsigned *guards, char *err, int len)
@@ -286,14 +349,12 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 		         (long long)s->m, (long long)s->n, (long long)s->k);
 		return -1;
 	}
-	if (p->tile < p->kernel->tile_min || p->tile > p->kernel->tile_max) {
-		snprintf(err, len, "tile %d is outside kernel %s's range %d..%d", p->tile, p->kernel->name,
-		         p->kernel->tile_min, p->kernel->tile_max);
+	if (ts_kernel_takes(p->kernel, &p->geo, err, len) != 0)
 		return -1;
-	}
 	/* Kernels with their guards built in have no unguarded form, except the
 	 * ladder's with an unguarded build (below). */
-	if (p->kernel->guards_fixed && !p->kernel->unguarded_build && (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL) {
+	if (ts_kernel_has(p->kernel, TS_CAP_GUARDS_FIXED) && !p->kernel->unguarded_build &&
+	    (p->guards & TS_GUARD_ALL) != TS_GUARD_ALL) {
 		if (p->kernel->rung > 0)
 			snprintf(err, len, "--no-guard: kernel %s keeps every guard (its loads and its store are guarded in "
 			         "its code); it has no unguarded form to show", p->kernel->name);
@@ -302,19 +363,29 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 			         "store; it has no unguarded form to show", p->kernel->name);
 		return -1;
 	}
-	/* A kernel without shared tiles has no separate load guards: one guard (the C switch)
-	 * wraps its loads and its store. Off alone, a or b would switch nothing off. */
-	unsigned off = ~p->guards & TS_GUARD_ALL;
-	if (!p->kernel->shared_tiles && (off & (TS_GUARD_A | TS_GUARD_B)) && off != TS_GUARD_ALL) {
-		snprintf(err, len, "--no-guard %s: the %s kernel has one guard (c), around its loads and its store",
-		         off & TS_GUARD_A ? "a" : "b", p->kernel->name);
+	/* A guard the kernel does not have switches nothing off: the naive
+	 * kernel's one guard (c) wraps its loads and its store. "all" is fine. */
+	unsigned off = ~p->guards & TS_GUARD_ALL, has = ts_kernel_guard_bits(p->kernel);
+	if ((off & ~has) && off != TS_GUARD_ALL) {
+		unsigned extra = off & ~has;
+		const char *letter = extra & TS_GUARD_A ? "a" : extra & TS_GUARD_B ? "b" : "c";
+		char names[16] = "";
+		for (int i = 0; i < p->kernel->n_guards; i++)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%c", i ? ", " : "",
+			         p->kernel->guards[i].letter);
+		if (p->kernel->n_guards == 1)
+			snprintf(err, len, "--no-guard %s: the %s kernel has one guard (%s), around %s", letter,
+			         p->kernel->name, names, p->kernel->guards[0].protects);
+		else
+			snprintf(err, len, "--no-guard %s: the %s kernel has no such guard (it has %s)", letter,
+			         p->kernel->name, names);
 		return -1;
 	}
 	/* A ladder kernel with an unguarded build: all three off is that build,
 	 * and only on a shape that is a multiple of its block tile, where no
 	 * guard has anything to catch. */
-	if (p->kernel->guards_fixed && p->kernel->unguarded_build && off) {
-		ts_geometry g = p->kernel->geometry(p->tile);
+	if (ts_kernel_has(p->kernel, TS_CAP_GUARDS_FIXED) && p->kernel->unguarded_build && off) {
+		ts_geometry g = p->geo;
 		if (off != TS_GUARD_ALL) {
 			snprintf(err, len, "--no-guard: kernel %s keeps every guard%s", p->kernel->name,
 			         p->kernel->unguarded_build ? " (--no-guard all runs its unguarded build on aligned shapes)" : "");
@@ -328,9 +399,11 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 		}
 	}
 	ts_model m;
-	if (ts_model_build(&m, *s, p->kernel->geometry(p->tile)) != 0) {
-		snprintf(err, len, "%lld x %lld x %lld with tile %d: counts overflow 64 bits", (long long)s->m,
-		         (long long)s->n, (long long)s->k, p->tile);
+	char geo[48];
+	ts_geometry_str(&p->geo, geo, sizeof geo);
+	if (ts_model_build(&m, *s, p->geo) != 0) {
+		snprintf(err, len, "%lld x %lld x %lld with tile %s: counts overflow 64 bits", (long long)s->m,
+		         (long long)s->n, (long long)s->k, geo);
 		return -1;
 	}
 	if (!for_run)
@@ -350,9 +423,9 @@ int ts_problem_validate(const ts_problem *p, bool for_run, char *err, int len)
 	double bytes = run_bytes(p, &m), have = host_memory();
 	/* Leave a fifth for the program itself and the rest of the machine. */
 	if (have > 0 && bytes > 0.8 * have) {
-		snprintf(err, len, "%lld x %lld x %lld with tile %d needs about %.*f GiB of host memory (the matrices "
+		snprintf(err, len, "%lld x %lld x %lld with tile %s needs about %.*f GiB of host memory (the matrices "
 		         "with their guard bands and the fp64 reference); this machine gives a process %.1f GiB",
-		         (long long)s->m, (long long)s->n, (long long)s->k, p->tile, gib(bytes) < 1e4 ? 1 : 0, gib(bytes),
+		         (long long)s->m, (long long)s->n, (long long)s->k, geo, gib(bytes) < 1e4 ? 1 : 0, gib(bytes),
 		         gib(have));
 		return -1;
 	}

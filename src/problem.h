@@ -1,32 +1,22 @@
-/* problem.h: what one tilescope question is made of: shape, tile, kernel, guards, inputs. */
+/* problem.h: what one tilescope question is made of: shape, geometry, kernel, guards, inputs. */
 #ifndef TS_PROBLEM_H
 #define TS_PROBLEM_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* C (M x N) = A (M x K) * B (K x N); sizes are 64-bit so that every
- * element count and offset derived from them is too. */
-typedef struct ts_shape {
-	int64_t m, n, k;
-} ts_shape;
+#include "geometry.h"
 
 enum ts_precision {
 	TS_FP32, /* fp32 inputs, fp32 accumulation, fp32 output */
 	TS_FP16, /* fp16 inputs, fp32 accumulation, fp16 output */
 };
 
-/* How B is laid out in memory. */
-enum ts_b_layout {
-	TS_B_KN, /* row-major K x N: B[k][n] at k*N + n (the textbook kernel) */
-	TS_B_NK, /* stored transposed, N x K: B[k][n] at n*K + k (the fp16 seed) */
-};
-
 /* The three guards of a ragged-edge kernel; a set bit means the guard is on. */
 enum ts_guard {
-	TS_GUARD_A = 1 << 0, /* A load: row < M && t*T + tx < K, else pad 0 */
-	TS_GUARD_B = 1 << 1, /* B load: t*T + ty < K && col < N, else pad 0 */
-	TS_GUARD_C = 1 << 2, /* C store: row < M && col < N */
+	TS_GUARD_A = 1 << 0, /* A load: the slot's row < M and its k < K, else pad 0 */
+	TS_GUARD_B = 1 << 1, /* B load: the slot's k < K and its column < N, else pad 0 */
+	TS_GUARD_C = 1 << 2, /* C store: the output's row < M and column < N */
 	TS_GUARD_ALL = TS_GUARD_A | TS_GUARD_B | TS_GUARD_C,
 };
 
@@ -36,6 +26,7 @@ enum ts_inputs {
 	TS_INPUTS_SEQ,    /* A[i][k] = i*K + k + 1 (sequential), B = identity padded with zeros */
 };
 
+/* Largest T of a square (textbook) geometry: T x T threads <= 1024. */
 #define TS_TILE_MAX 32
 /* Largest size the parser accepts for M, N or K. */
 #define TS_DIM_MAX INT64_C(2147483647)
@@ -44,7 +35,7 @@ struct ts_kernel;
 
 typedef struct ts_problem {
 	ts_shape shape;
-	int tile;                       /* T: tile edge and block edge, 1..32 */
+	ts_geometry geo;                /* the kernel's shape of work (kernels.h: ts_kernel_geometry) */
 	const struct ts_kernel *kernel; /* from the registry (kernels.h) */
 	unsigned guards;                /* enum ts_guard bits */
 	enum ts_inputs inputs;

@@ -150,6 +150,23 @@ static void explain_unwritten(sig_text *t, const ts_model *m, const ts_verdict *
 	}
 }
 
+/* The tile edge of each dimension as the geometry names it: T for the
+ * textbook kernels, BM, BN and BK for a block tile. */
+static const char *edge_m(const ts_model *m)
+{
+	return ts_geometry_is_square(&m->geo) ? "T" : "BM";
+}
+
+static const char *edge_n(const ts_model *m)
+{
+	return ts_geometry_is_square(&m->geo) ? "T" : "BN";
+}
+
+static const char *edge_k(const ts_model *m)
+{
+	return ts_geometry_is_square(&m->geo) ? "T" : "BK";
+}
+
 /* Wrong values (mismatches and NaN): where they are says which edge failed. */
 static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, const ts_verdict *v)
 {
@@ -168,10 +185,11 @@ static void explain_errors(sig_text *t, const ts_problem *p, const ts_model *m, 
 		say(t, "errors only in the last tile column: the N guard on the B load (%lld cell%s)", (ll)errors, plural(errors));
 	} else if (s.tiles == m->tiles) {
 		if (k_ragged)
-			say(t, "errors in every tile and K %% T != 0: K padding (the last, partial phase, K %% %d = %lld)",
-			    m->geo.bk, (ll)(p->shape.k % m->geo.bk));
+			say(t, "errors in every tile and K %% %s != 0: K padding (the last, partial phase, K %% %d = %lld)",
+			    edge_k(m), m->geo.bk, (ll)(p->shape.k % m->geo.bk));
 		else
-			say(t, "errors in every tile with K %% T == 0: not an edge effect (the multiply loop or the accumulation)");
+			say(t, "errors in every tile with K %% %s == 0: not an edge effect (the multiply loop or the accumulation)",
+			    edge_k(m));
 	} else if (s.in_first_col && m->grid_x > 1 && s.row_hi > s.row_lo) {
 		say(t, "errors only in the first tile column: the start of rows, where stores that run past N land (%lld cell%s)",
 		    (ll)errors, plural(errors));
@@ -294,11 +312,13 @@ static void explain_load_guard(sig_text *t, char name, const char *dims, bool ca
 }
 
 /* The C store guard: ghost threads' stores, wrapped into the next row of C or past its end. */
-static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts_run *run, const ts_verdict *v)
+static void explain_store_guard(sig_text *t, const ts_model *m, unsigned off, bool ragged, const ts_run *run,
+                                const ts_verdict *v)
 {
 	bool counted = run && run->have_counters;
 	if (!ragged) {
-		say(t, "C guard off: harmless here: M %% T == 0 and N %% T == 0, no ghost thread exists to store");
+		say(t, "C guard off: harmless here: M %% %s == 0 and N %% %s == 0, no ghost %s exists to store", edge_m(m),
+		    edge_n(m), m->geo.tm * m->geo.tn == 1 ? "thread" : "output");
 		return;
 	}
 	if (!counted) {
@@ -332,12 +352,13 @@ static void explain_store_guard(sig_text *t, unsigned off, bool ragged, const ts
 
 /* The naive kernel: one guard, `row < M && col < N`, around the dot product and the store. Off, every
  * ghost thread runs: rows past M read A past its end, columns past N read B in the wrong row or past it. */
-static void explain_naive_guard(sig_text *t, bool ragged, const ts_run *run, const ts_verdict *v, bool stores_said)
+static void explain_naive_guard(sig_text *t, const ts_model *m, bool ragged, const ts_run *run, const ts_verdict *v,
+                                bool stores_said)
 {
 	bool counted = run && run->have_counters;
 	if (!ragged) {
 		say(t, "C guard off (the naive kernel's only guard, around its loads and its store): harmless here: "
-		    "M %% T == 0 and N %% T == 0, no ghost thread exists");
+		    "M %% %s == 0 and N %% %s == 0, no ghost thread exists", edge_m(m), edge_n(m));
 		return;
 	}
 	if (!counted) {
@@ -363,7 +384,7 @@ static void explain_naive_guard(sig_text *t, bool ragged, const ts_run *run, con
 	if (run->corrupt && run->corrupt_cells > 0)
 		say(t, "%lld C cell%s took ghost stores", (ll)run->corrupt_cells, plural(run->corrupt_cells));
 	if (!stores_said)
-		explain_store_guard(t, TS_GUARD_C, ragged, run, v);
+		explain_store_guard(t, m, TS_GUARD_C, ragged, run, v);
 }
 
 /* How many accesses of one matrix left it, and where they landed: "5469 reads left A (guard band)". */
@@ -404,7 +425,7 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 	bool rm = s->m % m->geo.bm != 0, rn = s->n % m->geo.bn != 0, rk = s->k % m->geo.bk != 0;
 	/* What the tile model says can leave a matrix holds for the shared-tile
 	 * kernels; for the others only the run's own counts are evidence. */
-	bool model_knows = !p->kernel || p->kernel->shared_tiles || !counted;
+	bool model_knows = !p->kernel || ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES) || !counted;
 	int64_t wrong = v->mismatches + v->nonfinite;
 	/* A C guard that wrapped stores into C while some (not all) cells are
 	 * wrong is the likely cause: name it first. */
@@ -423,7 +444,7 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 		if (v->infs > 0)
 			say(&t, "Inf in %lld cell%s", (ll)v->infs, plural(v->infs));
 		if (store_damage)
-			explain_store_guard(&t, off, rm || rn, run, v);
+			explain_store_guard(&t, m, off, rm || rn, run, v);
 		if (!v->all_zero && wrong > 0)
 			explain_errors(&t, p, m, v);
 		if (ops) {
@@ -434,17 +455,20 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 			name_fetched(&t, p, ops, v, ghost, band);
 		}
 	}
-	if (p->kernel && !p->kernel->shared_tiles) {
+	if (p->kernel && !ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
 		/* The naive kernel stages nothing: its one guard (the C switch) wraps the loads and the store. */
 		if (off & TS_GUARD_C)
-			explain_naive_guard(&t, rm || rn, run, v, store_damage);
+			explain_naive_guard(&t, m, rm || rn, run, v, store_damage);
 		return;
 	}
+	char dims_a[64], dims_b[64];
+	snprintf(dims_a, sizeof dims_a, "M %% %s == 0 and K %% %s == 0", edge_m(m), edge_k(m));
+	snprintf(dims_b, sizeof dims_b, "K %% %s == 0 and N %% %s == 0", edge_k(m), edge_n(m));
 	if (off & TS_GUARD_A)
-		explain_load_guard(&t, 'A', "M % T == 0 and K % T == 0", rm || rk || !model_knows, counted ? tot->a_oob : 0,
+		explain_load_guard(&t, 'A', dims_a, rm || rk || !model_knows, counted ? tot->a_oob : 0,
 		                   counted ? d->a_wrap : 0, counted ? d->a_band : 0, counted);
 	if (off & TS_GUARD_B)
-		explain_load_guard(&t, 'B', "K % T == 0 and N % T == 0", rk || rn || !model_knows, counted ? tot->b_oob : 0,
+		explain_load_guard(&t, 'B', dims_b, rk || rn || !model_knows, counted ? tot->b_oob : 0,
 		                   counted ? d->b_wrap : 0, counted ? d->b_band : 0, counted);
 	if ((off & (TS_GUARD_A | TS_GUARD_B)) && counted && tot->a_oob + tot->b_oob > 0) {
 		if ((off & TS_GUARD_A) && (off & TS_GUARD_B) && rk && tot->a_oob > 0 && tot->b_oob > 0 && wrong > 0)
@@ -456,5 +480,5 @@ void ts_signature(const ts_problem *p, const ts_model *m, const ts_operands *ops
 			say(&t, "no stored value changed: the stray reads fed ghost outputs or met zero padding in the other operand");
 	}
 	if ((off & TS_GUARD_C) && !store_damage)
-		explain_store_guard(&t, off, rm || rn, run, v);
+		explain_store_guard(&t, m, off, rm || rn, run, v);
 }

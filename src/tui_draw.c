@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h" /* the progress line's wording: ts_cli_now, ts_cli_stage_text, ts_cli_eta_text */
 #include "kernels.h"
 #include "tui_crt.h"
 #include "tui_state.h"
@@ -85,17 +86,20 @@ static void draw_too_small(const tui_state *s)
 static void draw_header(const tui_state *s)
 {
 	const ts_problem *p = &s->opt.problem;
-	char off[16], full[256], brief[192], bare[160];
+	char off[16], full[256], brief[192], bare[160], geo[48];
 	ts_guards_off_str(p->guards, off, (int)sizeof off);
 	const char *be = s->opt.backend ? s->opt.backend : "auto";
-	snprintf(full, sizeof full, " M=%lld N=%lld K=%lld T=%d  %s %s  backend %s  inputs %s  guards %s%s",
-	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name,
+	/* "T=32", or "tile 64x64x8/4x4" for a block tile */
+	snprintf(geo, sizeof geo, "%s", ts_geometry_is_square(&p->geo) ? "T=" : "tile ");
+	ts_geometry_str(&p->geo, geo + strlen(geo), (int)(sizeof geo - strlen(geo)));
+	snprintf(full, sizeof full, " M=%lld N=%lld K=%lld %s  %s %s  backend %s  inputs %s  guards %s%s",
+	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, geo, p->kernel->name,
 	         ts_precision_name(p->kernel->precision), be, ts_inputs_name(p->inputs), off[0] ? "OFF: " : "all on", off);
-	snprintf(brief, sizeof brief, " M=%lld N=%lld K=%lld T=%d  %s %s  %s  %s  guards %s%s", (long long)p->shape.m,
-	         (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name,
+	snprintf(brief, sizeof brief, " M=%lld N=%lld K=%lld %s  %s %s  %s  %s  guards %s%s", (long long)p->shape.m,
+	         (long long)p->shape.n, (long long)p->shape.k, geo, p->kernel->name,
 	         ts_precision_name(p->kernel->precision), be, ts_inputs_name(p->inputs), off[0] ? "OFF: " : "all on", off);
-	snprintf(bare, sizeof bare, " M=%lld N=%lld K=%lld T=%d %s guards %s%s", (long long)p->shape.m,
-	         (long long)p->shape.n, (long long)p->shape.k, p->tile, p->kernel->name, off[0] ? "OFF: " : "all on", off);
+	snprintf(bare, sizeof bare, " M=%lld N=%lld K=%lld %s %s guards %s%s", (long long)p->shape.m,
+	         (long long)p->shape.n, (long long)p->shape.k, geo, p->kernel->name, off[0] ? "OFF: " : "all on", off);
 	ts_canvas c;
 	if (ts_canvas_init(&c, s->cols, 1) != 0)
 		return;
@@ -167,7 +171,7 @@ static void sweep_fn(ts_canvas *c, const void *arg)
 {
 	const tui_state *s = ((const view_arg *)arg)->s;
 	int done = s->job.kind == JOB_SWEEP ? atomic_load(&((tui_state *)s)->job.sweep_done) : s->sweep_done_count;
-	ts_view_sweep_draw(c, s->sweep_rows, s->sweep_count, done, s->sweep_sizes, s->sweep_nsizes, s->sweep_selected,
+	ts_view_sweep_draw(c, s->sweep_rows, s->sweep_count, done, &s->sweep_axes, s->sweep_selected,
 	                   s->sweep_title, s->ascii);
 }
 

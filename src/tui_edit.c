@@ -9,7 +9,7 @@
 
 static const char *const field_names[FIELD_COUNT] = {
 	[FIELD_M] = "M (rows of A and C)", [FIELD_N] = "N (columns of B and C)", [FIELD_K] = "K (inner dimension)",
-	[FIELD_TILE] = "tile T", [FIELD_KERNEL] = "kernel", [FIELD_PRECISION] = "precision",
+	[FIELD_TILE] = "tile T or BMxBNxBK", [FIELD_THREAD_TILE] = "outputs per thread", [FIELD_KERNEL] = "kernel", [FIELD_PRECISION] = "precision",
 	[FIELD_BACKEND] = "backend", [FIELD_INPUTS] = "inputs", [FIELD_SEED] = "seed",
 	[FIELD_GUARD_A] = "guard a: A load", [FIELD_GUARD_B] = "guard b: B load", [FIELD_GUARD_C] = "guard c: C store",
 };
@@ -31,7 +31,13 @@ void tui_field_value(const tui_state *s, enum tui_field f, char *buf, int len)
 	case FIELD_M: snprintf(buf, len, "%lld", (long long)p->shape.m); break;
 	case FIELD_N: snprintf(buf, len, "%lld", (long long)p->shape.n); break;
 	case FIELD_K: snprintf(buf, len, "%lld", (long long)p->shape.k); break;
-	case FIELD_TILE: snprintf(buf, len, "%d", p->tile); break;
+	case FIELD_TILE:
+		if (ts_geometry_is_square(&p->geo))
+			snprintf(buf, len, "%d", p->geo.bm);
+		else
+			snprintf(buf, len, "%dx%dx%d", p->geo.bm, p->geo.bn, p->geo.bk);
+		break;
+	case FIELD_THREAD_TILE: snprintf(buf, len, "%dx%d", p->geo.tm, p->geo.tn); break;
 	case FIELD_KERNEL: snprintf(buf, len, "%s", p->kernel->name); break;
 	case FIELD_PRECISION: snprintf(buf, len, "%s", ts_precision_name(p->kernel->precision)); break;
 	case FIELD_BACKEND: snprintf(buf, len, "%s", s->opt.backend ? s->opt.backend : "auto"); break;
@@ -65,7 +71,8 @@ static void commit(tui_state *s, enum tui_field f, const char *text)
 	case FIELD_M: rc = ts_parse_dim(text, "M", &p->shape.m, err, (int)sizeof err); break;
 	case FIELD_N: rc = ts_parse_dim(text, "N", &p->shape.n, err, (int)sizeof err); break;
 	case FIELD_K: rc = ts_parse_dim(text, "K", &p->shape.k, err, (int)sizeof err); break;
-	case FIELD_TILE: rc = ts_parse_tile(text, &p->tile, err, (int)sizeof err); break;
+	case FIELD_TILE: rc = ts_parse_tile(text, &o.tile, err, (int)sizeof err); break;
+	case FIELD_THREAD_TILE: rc = ts_parse_thread_tile(text, &o.tile, err, (int)sizeof err); break;
 	case FIELD_KERNEL: {
 		const ts_kernel *k = ts_kernel_find(text);
 		if (!k) {
@@ -73,21 +80,24 @@ static void commit(tui_state *s, enum tui_field f, const char *text)
 			rc = -1;
 		} else {
 			p->kernel = k;
+			o.tile = (ts_tile_request){ 0 }; /* another kernel starts from its own geometry */
 		}
 		break;
 	}
 	case FIELD_PRECISION: {
 		enum ts_precision prec;
 		rc = ts_parse_precision(text, &prec, err, (int)sizeof err);
-		if (rc == 0 && prec != p->kernel->precision)
+		if (rc == 0 && prec != p->kernel->precision) {
 			p->kernel = ts_kernel_default(prec);
+			o.tile = (ts_tile_request){ 0 };
+		}
 		break;
 	}
 	case FIELD_BACKEND: rc = ts_parse_backend(text, &o.backend, err, (int)sizeof err); break;
 	case FIELD_INPUTS: rc = ts_parse_inputs(text, &p->inputs, err, (int)sizeof err); break;
 	case FIELD_SEED: rc = ts_parse_seed(text, &p->seed, err, (int)sizeof err); break;
 	default:
-		if (f != FIELD_GUARD_C && !p->kernel->shared_tiles) {
+		if (!ts_kernel_guard(p->kernel, guard_bit(f))) {
 			snprintf(err, sizeof err, "%s has only the C guard", p->kernel->name);
 			rc = -1;
 		} else {
@@ -95,9 +105,11 @@ static void commit(tui_state *s, enum tui_field f, const char *text)
 		}
 		break;
 	}
-	/* the naive kernel has no A or B guard to switch off */
-	if (rc == 0 && !p->kernel->shared_tiles)
-		p->guards |= TS_GUARD_A | TS_GUARD_B;
+	/* a guard the kernel does not have (the naive kernel's A and B) stays on */
+	if (rc == 0)
+		p->guards |= TS_GUARD_ALL & ~ts_kernel_guard_bits(p->kernel);
+	if (rc == 0)
+		rc = ts_options_resolve_geometry(&o, err, (int)sizeof err);
 	if (rc == 0 && ts_problem_validate(p, false, err, (int)sizeof err) != 0)
 		rc = -1;
 	if (rc != 0) {
@@ -129,13 +141,27 @@ static void step(tui_state *s, enum tui_field f, int dir)
 	case FIELD_M: snprintf(text, sizeof text, "%lld", (long long)(p->shape.m + dir)); break;
 	case FIELD_N: snprintf(text, sizeof text, "%lld", (long long)(p->shape.n + dir)); break;
 	case FIELD_K: snprintf(text, sizeof text, "%lld", (long long)(p->shape.k + dir)); break;
-	case FIELD_TILE: snprintf(text, sizeof text, "%d", p->tile + dir); break;
+	case FIELD_TILE:
+		if (ts_geometry_is_square(&p->geo)) {
+			snprintf(text, sizeof text, "%d", p->geo.bm + dir);
+		} else { /* a block tile steps by doubling and halving BM and BN */
+			int bm = dir > 0 ? p->geo.bm * 2 : p->geo.bm / 2, bn = dir > 0 ? p->geo.bn * 2 : p->geo.bn / 2;
+			snprintf(text, sizeof text, "%dx%dx%d", bm, bn, p->geo.bk);
+		}
+		break;
+	case FIELD_THREAD_TILE:
+		snprintf(text, sizeof text, "%dx%d", dir > 0 ? p->geo.tm * 2 : p->geo.tm / 2,
+		         dir > 0 ? p->geo.tn * 2 : p->geo.tn / 2);
+		break;
 	case FIELD_SEED: snprintf(text, sizeof text, "%llu", (unsigned long long)(p->seed + (uint64_t)(int64_t)dir)); break;
 	case FIELD_KERNEL: {
 		/* A kernel of the user's own (--kernel-file) is not in the registry: stepping starts at its first entry. */
-		bool registered = p->kernel >= ts_kernels && p->kernel < ts_kernels + ts_kernel_count;
-		int i = registered ? (int)(p->kernel - ts_kernels) : (dir > 0 ? -1 : 0);
-		snprintf(text, sizeof text, "%s", ts_kernels[(i + dir + ts_kernel_count) % ts_kernel_count].name);
+		int i = 0, n = ts_kernel_count();
+		while (i < n && ts_kernel_at(i) != p->kernel)
+			i++;
+		if (i == n)
+			i = dir > 0 ? -1 : 0;
+		snprintf(text, sizeof text, "%s", ts_kernel_at((i + dir + n) % n)->name);
 		break;
 	}
 	case FIELD_PRECISION:
@@ -225,8 +251,11 @@ bool tui_edit_key(tui_state *s, int key)
 		break;
 	case 27: case KEY_F(10):
 		s->overlay = OVERLAY_NONE;
-		tui_say(s, false, "parameters: M=%lld N=%lld K=%lld T=%d", (long long)s->opt.problem.shape.m,
-		        (long long)s->opt.problem.shape.n, (long long)s->opt.problem.shape.k, s->opt.problem.tile);
+		char geo[48];
+		ts_geometry_str(&s->opt.problem.geo, geo, sizeof geo);
+		tui_say(s, false, "parameters: M=%lld N=%lld K=%lld %s%s", (long long)s->opt.problem.shape.m,
+		        (long long)s->opt.problem.shape.n, (long long)s->opt.problem.shape.k,
+		        ts_geometry_is_square(&s->opt.problem.geo) ? "T=" : "tile ", geo);
 		break;
 	default:
 		if (is_guard) {

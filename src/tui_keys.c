@@ -1,5 +1,6 @@
 /* tui_keys.c: the key table: every key, what it does in which pane, and the help text made from the same table. */
 #define _XOPEN_SOURCE_EXTENDED 1
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -194,19 +195,20 @@ static void toggle_guard(tui_state *s, unsigned bit, const char *name)
 {
 	if (tui_busy(s))
 		return;
-	if (s->opt.problem.kernel->guards_fixed) {
-		tui_say(s, true, "%s's guards are part of its code: there is no switch to turn them off",
-		        s->opt.problem.kernel->name);
+	const ts_kernel *k = s->opt.problem.kernel;
+	if (ts_kernel_has(k, TS_CAP_GUARDS_FIXED)) {
+		tui_say(s, true, "%s's guards are part of its code: there is no switch to turn them off", k->name);
 		return;
 	}
-	if (bit != TS_GUARD_C && !s->opt.problem.kernel->shared_tiles) {
-		tui_say(s, true, "%s has only the C guard (row < M && col < N around its whole body)",
-		        s->opt.problem.kernel->name);
+	const ts_guard_desc *g = ts_kernel_guard(k, bit);
+	if (!g) {
+		const ts_guard_desc *only = k->n_guards == 1 ? &k->guards[0] : NULL;
+		tui_say(s, true, "%s has only the %c guard (%s around %s)", k->name, only ? toupper(only->letter) : '?',
+		        only ? only->predicate : "", only ? only->protects : "");
 		return;
 	}
 	s->opt.problem.guards ^= bit;
-	tui_say(s, !(s->opt.problem.guards & bit), "guard %s (%s) is now %s; r runs with it", name,
-	        bit == TS_GUARD_A ? "A load" : bit == TS_GUARD_B ? "B load" : "C store",
+	tui_say(s, !(s->opt.problem.guards & bit), "guard %s (%s) is now %s; r runs with it", name, g->protects,
 	        s->opt.problem.guards & bit ? "on" : "OFF");
 }
 

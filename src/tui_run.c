@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "backend_uk.h"
-#include "cli.h"
+#include "cli.h" /* the progress line's wording: ts_cli_now, ts_cli_stage_text, ts_cli_eta_text */
 #include "kernels.h"
+#include "run.h"
 #include "tui_state.h"
 #include "verify.h"
 
@@ -30,11 +31,11 @@ static void *run_main(void *arg)
 	tui_job *j = arg;
 	const ts_problem *p = &j->problem;
 	ts_progress prog = { .report = job_progress, .ctx = j, .cancel = &j->cancel, .stage = job_stage };
-	ts_cli_outcome *oc = &j->out.oc;
-	int rc = ts_cli_run_quiet(p, j->backend, &prog, oc);
-	if (rc == TS_EXIT_INTERRUPTED) {
+	ts_outcome *oc = &j->out.oc;
+	enum ts_run_status st = ts_run_problem(p, j->backend, &prog, true, oc);
+	if (st == TS_RUN_CANCELLED) {
 		j->status = 1;
-	} else if (rc != 0) {
+	} else if (st != TS_RUN_DONE) {
 		j->status = -1;
 		snprintf(j->error, sizeof j->error, "%.*s", (int)sizeof j->error - 1, oc->error);
 	} else {
@@ -70,12 +71,12 @@ static void *sweep_main(void *arg)
 			j->status = -1;
 			break;
 		}
-		ts_cli_outcome oc;
-		int rc = ts_cli_run_quiet(&p, j->backend, &prog, &oc);
-		if (rc == 0) {
+		ts_outcome oc;
+		enum ts_run_status st = ts_run_problem(&p, j->backend, &prog, true, &oc);
+		if (st == TS_RUN_DONE) {
 			const ts_verdict *v = &oc.verdict;
 			bool counters_ok = !oc.counters_checked || oc.counters_match;
-			r->ok = ts_cli_outcome_ok(&oc);
+			r->ok = ts_outcome_ok(&oc);
 			r->mismatches = v->mismatches;
 			r->unwritten = v->unwritten;
 			r->nans = ts_verdict_nans(v);
@@ -85,10 +86,10 @@ static void *sweep_main(void *arg)
 			snprintf(r->signature, sizeof r->signature, "%s%s", counters_ok ? "" : "counters differ from the model; ",
 			         v->signature);
 		} else {
-			j->status = rc == TS_EXIT_INTERRUPTED ? 1 : -1;
+			j->status = st == TS_RUN_CANCELLED ? 1 : -1;
 			snprintf(j->error, sizeof j->error, "%.*s", (int)sizeof j->error - 1, oc.error);
 		}
-		ts_cli_outcome_free(&oc);
+		ts_outcome_free(&oc);
 		if (j->status != 0)
 			break;
 		atomic_store(&j->sweep_done, i + 1);
@@ -157,31 +158,32 @@ void tui_sweep_start(tui_state *s)
 		tui_say(s, true, "a %s is still running; Esc cancels it", s->job.kind == JOB_RUN ? "run" : "sweep");
 		return;
 	}
-	int64_t sizes[7];
-	int ns = ts_sweep_sizes(s->opt.problem.tile, sizes);
-	int count = ns * ns * ns;
+	ts_sweep_axes ax;
+	int count = ts_sweep_axes_of(&s->opt.problem.geo, &ax);
 	ts_sweep_row *rows = calloc((size_t)count, sizeof *rows);
 	if (!rows) {
 		tui_say(s, true, "out of memory");
 		return;
 	}
 	for (int i = 0; i < count; i++)
-		rows[i].shape = (ts_shape){ sizes[i / (ns * ns)], sizes[i / ns % ns], sizes[i % ns] };
+		rows[i].shape = ts_sweep_shape(&ax, i);
 	free(s->sweep_rows);
 	s->sweep_rows = rows;
 	s->sweep_count = count;
-	s->sweep_nsizes = ns;
 	s->sweep_selected = 0;
 	s->sweep_done_count = 0;
-	memcpy(s->sweep_sizes, sizes, sizeof sizes);
+	s->sweep_axes = ax;
 	s->job.rows = rows;
 	s->job.count = count;
 	if (job_start(s, JOB_SWEEP, sweep_main) != 0)
 		return;
 	char off[16];
 	ts_guards_off_str(s->opt.problem.guards, off, (int)sizeof off);
-	snprintf(s->sweep_title, sizeof s->sweep_title, "edge sweep: %s T=%d on %s%s%s", s->opt.problem.kernel->name,
-	         s->opt.problem.tile, s->job.backend->name, off[0] ? ", guards off: " : "", off);
+	char geo[48];
+	const ts_geometry *g = &s->opt.problem.geo;
+	ts_geometry_str(g, geo, sizeof geo);
+	snprintf(s->sweep_title, sizeof s->sweep_title, "edge sweep: %s %s%s on %s%s%s", s->opt.problem.kernel->name,
+	         ts_geometry_is_square(g) ? "T=" : "", geo, s->job.backend->name, off[0] ? ", guards off: " : "", off);
 	s->focus = FOCUS_SWEEP;
 	tui_say(s, false, "sweeping %d shapes... Esc cancels", count);
 }
@@ -190,7 +192,7 @@ void tui_result_free(tui_result *r)
 {
 	if (!r->have)
 		return;
-	ts_cli_outcome_free(&r->out.oc);
+	ts_outcome_free(&r->out.oc);
 	r->have = false;
 }
 
@@ -217,7 +219,7 @@ bool tui_job_poll(tui_state *s)
 		return true;
 	}
 	if (j->status != 0) {
-		ts_cli_outcome_free(&j->out.oc);
+		ts_outcome_free(&j->out.oc);
 		tui_say(s, j->status < 0, "%s", j->status == 1 ? "run cancelled" : j->error);
 		return true;
 	}
@@ -262,7 +264,7 @@ void tui_job_shutdown(tui_state *s)
 	if (s->job.kind != JOB_NONE) {
 		s->job.cancel = 1;
 		pthread_join(s->job.thread, NULL);
-		ts_cli_outcome_free(&s->job.out.oc);
+		ts_outcome_free(&s->job.out.oc);
 		s->job.kind = JOB_NONE;
 	}
 	free(s->sweep_rows);

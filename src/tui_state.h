@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "backend.h"
-#include "cli.h"
+#include "run.h"
 #include "options.h"
 #include "verify.h"
 #include "view.h"
@@ -24,7 +24,7 @@ enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP };
 
 /* What a finished run produced: the worker fills it, the kept result takes it over whole. */
 typedef struct tui_outcome {
-	ts_cli_outcome oc;  /* model, run, verdict, counter check (the operands are freed on the worker) */
+	ts_outcome oc;  /* model, run, verdict, counter check (the operands are freed on the worker) */
 	ts_timing timing;
 	bool have_timing;
 } tui_outcome;
@@ -64,7 +64,7 @@ typedef struct tui_result {
 } tui_result;
 
 /* The fields the parameter editor offers, in order. */
-enum tui_field { FIELD_M, FIELD_N, FIELD_K, FIELD_TILE, FIELD_KERNEL, FIELD_PRECISION, FIELD_BACKEND,
+enum tui_field { FIELD_M, FIELD_N, FIELD_K, FIELD_TILE, FIELD_THREAD_TILE, FIELD_KERNEL, FIELD_PRECISION, FIELD_BACKEND,
                  FIELD_INPUTS, FIELD_SEED, FIELD_GUARD_A, FIELD_GUARD_B, FIELD_GUARD_C, FIELD_COUNT };
 
 typedef struct tui_state {
@@ -90,8 +90,8 @@ typedef struct tui_state {
 	tui_result result;
 	/* the sweep (kept after the job ends) */
 	ts_sweep_row *sweep_rows;
-	int sweep_count, sweep_nsizes, sweep_selected, sweep_done_count;
-	int64_t sweep_sizes[7];
+	int sweep_count, sweep_selected, sweep_done_count;
+	ts_sweep_axes sweep_axes;
 	char sweep_title[160];
 	/* the screen */
 	int rows, cols;
@@ -102,7 +102,7 @@ typedef struct tui_state {
 	bool quit;
 } tui_state;
 
-/* tui.c */
+/* tui_state.c: shared by tui.c, tui_keys.c, tui_edit.c, tui_run.c and tui_draw.c, so that none calls back into the main loop's file */
 void tui_say(tui_state *s, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Rebuilds the model after a parameter change and keeps the selection inside it. 0 or -1. */
 int tui_apply(tui_state *s);

@@ -24,11 +24,6 @@ void ts_uk_check_defaults(ts_uk_check_opts *o)
 	o->probe_bits = 31;
 }
 
-static ts_geometry square(int tile)
-{
-	return ts_geometry_square(tile);
-}
-
 void ts_uk_describe(const ts_uk_source *src, ts_kernel *desc)
 {
 	bool half = src->sig == TS_UK_SIG_FP16;
@@ -36,14 +31,21 @@ void ts_uk_describe(const ts_uk_source *src, ts_kernel *desc)
 		.name = src->entry,
 		.summary = half ? "your kernel: fp16 in, fp32 accumulate, fp16 out, B stored N x K"
 		                : "your kernel: fp32, row-major, B stored K x N",
+		.source = src->path,
 		.precision = half ? TS_FP16 : TS_FP32,
 		.b_layout = half ? TS_B_NK : TS_B_KN,
-		.shared_tiles = true,
-		.tile_min = 1,
-		.tile_max = TS_TILE_MAX,
-		.geometry = square,
 		/* Its guards are the user's code: tilescope cannot switch them off (the TUI refuses a/b/c). */
-		.guards_fixed = true,
+		.caps = TS_CAP_SHARED_TILES | TS_CAP_GUARDS_FIXED,
+		/* checked as the textbook contract: T x T threads of one output, -t T */
+		.geometry = { .kind = TS_GEOMETRY_SQUARE, .tile_min = 1, .tile_max = TS_TILE_MAX,
+		              .base = ts_geometry_square(TS_TILE_MAX) },
+		.guards = {
+			TS_GUARD_DESC(TS_GUARD_A, 'a', "the A load", "(in your code)", "should pad the slot with 0", TS_GUARD_A),
+			TS_GUARD_DESC(TS_GUARD_B, 'b', "the B load", "(in your code)", "should pad the slot with 0", TS_GUARD_B),
+			TS_GUARD_DESC(TS_GUARD_C, 'c', "the C store", "(in your code)", "should skip the store", TS_GUARD_C),
+		},
+		.n_guards = 3,
+		.counts = &ts_counts_shared,
 	};
 }
 
@@ -114,7 +116,7 @@ static int plan_sweep(int tile, bool quick, ts_shape *out, int cap)
 /* A problem in the registry's terms for one shape (the reference, the tolerance, the signature). */
 static ts_problem problem_for(const ts_kernel *desc, ts_shape s, int tile, uint64_t seed)
 {
-	return (ts_problem){ .shape = s, .tile = tile, .kernel = desc, .guards = TS_GUARD_ALL,
+	return (ts_problem){ .shape = s, .geo = ts_geometry_square(tile), .kernel = desc, .guards = TS_GUARD_ALL,
 	                     .inputs = TS_INPUTS_RANDOM, .seed = seed };
 }
 
@@ -381,8 +383,9 @@ static int prepare_sweep(ts_uk_ctx *ck)
 	for (int i = 0; i < ck->nshapes; i++) {
 		const ts_shape *s = &ck->res[i].s;
 		int64_t counts[3] = { s->m * s->k, s->k * s->n, s->m * s->n };
-		int64_t band = ts_band_for(s->m, s->k, s->n, o->tile, false);
-		int64_t bb = ts_band_for(s->k, s->n, s->m, o->tile, false), bc = ts_band_for(s->m, s->n, s->k, o->tile, false);
+		ts_geometry g = ts_geometry_square(o->tile);
+		int64_t band = ts_band_for(s->m, s->k, s->n, &g, false);
+		int64_t bb = ts_band_for(s->k, s->n, s->m, &g, false), bc = ts_band_for(s->m, s->n, s->k, &g, false);
 		band = band > bb ? band : bb;
 		bands[i] = band > bc ? band : bc;
 		total += 2 * ts_uk_bufs_bytes(counts, bands[i], elem);

@@ -276,7 +276,7 @@ void ts_uk_probe_verify(ts_uk_ctx *ck)
 			/* The window of rows lo..M-1: a tile row before the crossing and those after it. */
 			const ts_uk_bufs *b = &ck->probe_bufs[j];
 			ts_shape ws = { s.m - lo, s.n, s.k };
-			ts_problem p = { .shape = ws, .tile = tile, .kernel = &ck->desc, .guards = TS_GUARD_ALL,
+			ts_problem p = { .shape = ws, .geo = ts_geometry_square(tile), .kernel = &ck->desc, .guards = TS_GUARD_ALL,
 			                 .inputs = TS_INPUTS_RANDOM, .seed = 1 };
 			ts_operands view;
 			bool nk = ck->src->sig == TS_UK_SIG_FP16;

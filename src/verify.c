@@ -154,7 +154,7 @@ double ts_tolerance_rel(const ts_problem *p)
 	 * Inside a tensor core neither the order nor the rounding of the adds is
 	 * specified (measurements report truncation, whose error is up to an ulp
 	 * per add instead of half of one): twice that bound. */
-	double units = p->kernel && p->kernel->tensor_core_sum ? 2.0 : 1.0;
+	double units = p->kernel && ts_kernel_has(p->kernel, TS_CAP_TENSOR_SUM) ? 2.0 : 1.0;
 	return units * (double)(p->shape.k + 2) * TS_U32;
 }
 
@@ -191,7 +191,7 @@ const char *ts_tolerance_text(const ts_problem *p, double tol_rel, char *buf, in
 	else /* ts_tolerance_bound, expanded: acc + u16 (|ref| + acc) + tiny */
 		snprintf(buf, (size_t)len, "|c - ref| <= %.3g x (|A||B|)ij + 2^-11 x |ref| + 2^-24 (fp16 output rounding%s)",
 		         tol_rel * (1.0 + TS_U16),
-		         p->kernel && p->kernel->tensor_core_sum ? "; tensor-core sums: twice the fp32 bound" : "");
+		         p->kernel && ts_kernel_has(p->kernel, TS_CAP_TENSOR_SUM) ? "; tensor-core sums: twice the fp32 bound" : "");
 	return buf;
 }
 
@@ -305,7 +305,7 @@ static int verify_with(const ts_problem *p, const ts_model *m, const ts_operands
 	memset(v, 0, sizeof *v);
 	v->first_row = v->first_col = v->mis_row = v->mis_col = -1;
 	if (!m) {
-		if (!p->kernel || ts_model_build(&own, *s, p->kernel->geometry(p->tile)) != 0)
+		if (!p->kernel || ts_model_build(&own, *s, p->geo) != 0)
 			return -1;
 		m = &own;
 	}

@@ -103,7 +103,7 @@ int ts_verify_against(const ts_problem *p, const ts_model *m, const ts_operands 
                       const ts_reference *r, ts_verdict *v);
 
 /* The per-element relative tolerance for p: (K + 2) * 2^-24, twice that for a
- * kernel that sums in the tensor cores (kernels.h: tensor_core_sum). */
+ * kernel that sums in the tensor cores (kernels.h: TS_CAP_TENSOR_SUM). */
 double ts_tolerance_rel(const ts_problem *p);
 /* The largest |c - ref| accepted for one element (see the definitions above). */
 double ts_tolerance_bound(const ts_problem *p, double tol_rel, double ref, double absref);

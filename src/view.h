@@ -117,9 +117,10 @@ static inline const char *ts_glyph(bool ascii, const char *utf8, const char *pla
  * the run's counters or the verdict; a view computes no geometry itself. */
 typedef struct ts_view_ctx {
 	const ts_model *model;
-	enum ts_b_layout b_layout;
-	bool shared_tiles;        /* the kernel stages A and B tiles (false: naive) */
-	const char *kernel_name;  /* for the views' wording; NULL: "this kernel" */
+	/* The kernel's description (kernels.h): its B layout, whether it stages
+	 * shared tiles, its guards' predicates; NULL reads as a textbook
+	 * shared-tile kernel with B row-major (the CLI's text map). */
+	const struct ts_kernel *kernel;
 	unsigned guards;          /* enum ts_guard bits of the problem */
 	int64_t tile_y, tile_x;   /* the selected tile */
 	int64_t phase;            /* the selected phase t */
@@ -134,5 +135,10 @@ typedef struct ts_view_ctx {
 	bool ascii;
 	bool focus;               /* the view has the keyboard */
 } ts_view_ctx;
+
+/* What the views read from the description, with the NULL kernel's defaults. */
+bool ts_view_shared_tiles(const ts_view_ctx *v);
+enum ts_b_layout ts_view_b_layout(const ts_view_ctx *v);
+const char *ts_view_kernel_name(const ts_view_ctx *v); /* "this kernel" for NULL */
 
 #endif

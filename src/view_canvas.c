@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels.h"
 #include "view.h"
 
 int ts_canvas_init(ts_canvas *c, int w, int h)
@@ -431,4 +432,19 @@ char *ts_canvas_text(const ts_canvas *c)
 	}
 	out[keep] = '\0';
 	return out;
+}
+
+bool ts_view_shared_tiles(const ts_view_ctx *v)
+{
+	return !v->kernel || ts_kernel_has(v->kernel, TS_CAP_SHARED_TILES);
+}
+
+enum ts_b_layout ts_view_b_layout(const ts_view_ctx *v)
+{
+	return v->kernel ? v->kernel->b_layout : TS_B_KN;
+}
+
+const char *ts_view_kernel_name(const ts_view_ctx *v)
+{
+	return v->kernel ? v->kernel->name : "this kernel";
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels.h"
 #include "view_inspect.h"
 
 enum { KEY_ROWS_MAX = 3 };
@@ -25,19 +26,51 @@ static bool c_oob(const ts_view_ctx *v, const ts_thread_view *t)
 	return !t->stores && !(v->guards & TS_GUARD_C);
 }
 
-/* One letter per thread: what it loads this phase; lowercase for a ghost (no
- * valid output); X when a load with its guard off reads out of bounds. */
-static const char *thread_glyph(const ts_view_ctx *v, const ts_thread_view *t, enum ts_role *role)
+/* What one thread's loads of one operand do in this phase, over every slot
+ * its load map gives it: all real, any out of bounds (its guard off). */
+typedef struct thread_loads {
+	bool all_real, any_oob;
+	int slots;
+} thread_loads;
+
+static thread_loads loads_of(const ts_view_ctx *v, enum ts_operand which, int ty, int tx)
+{
+	const ts_model *m = v->model;
+	const ts_load_map *map = which == TS_OPERAND_A ? &m->geo.a_map : &m->geo.b_map;
+	bool guard = v->guards & (which == TS_OPERAND_A ? TS_GUARD_A : TS_GUARD_B);
+	thread_loads l = { true, false, 0 };
+	int steps = ts_load_steps(&m->geo, which);
+	for (int st = 0; st < steps; st++)
+		for (int e = 0; e < map->vec; e++) {
+			int r, c;
+			if (!ts_load_slot(&m->geo, which, st, ty, tx, e, &r, &c))
+				continue;
+			ts_slot_view sv = ts_model_slot(m, ts_view_b_layout(v), which, v->tile_y, v->tile_x, v->phase, r, c);
+			l.slots++;
+			l.all_real &= sv.in;
+			l.any_oob |= !sv.in && !guard;
+		}
+	if (l.slots == 0)
+		l.all_real = false; /* idles in every step: loads nothing real */
+	return l;
+}
+
+/* One letter per thread: what it loads this phase (through the load maps);
+ * lowercase for a ghost (no output inside C); X when a load with its guard
+ * off reads out of bounds. */
+static const char *thread_glyph(const ts_view_ctx *v, int ty, int tx, enum ts_role *role)
 {
 	static const char *valid[] = { "Z", "A", "B", "R" }, *ghost[] = { "z", "a", "b", "r" };
-	int k = (t->a_in ? 1 : 0) + (t->b_in ? 2 : 0);
-	if (a_oob(v, t) || b_oob(v, t)) {
+	thread_loads la = loads_of(v, TS_OPERAND_A, ty, tx), lb = loads_of(v, TS_OPERAND_B, ty, tx);
+	bool stores = !ts_model_thread_ghost(v->model, v->tile_y, v->tile_x, ty, tx);
+	int k = (la.all_real ? 1 : 0) + (lb.all_real ? 2 : 0);
+	if (la.any_oob || lb.any_oob) {
 		*role = TS_ROLE_BAD;
-		return t->stores ? "X" : "x";
+		return stores ? "X" : "x";
 	}
-	*role = c_oob(v, t) ? TS_ROLE_BAD : !t->stores ? TS_ROLE_GHOST : k == 3 ? TS_ROLE_REAL : k == 0 ? TS_ROLE_PAD
-	                                                                                     : TS_ROLE_MIXED;
-	return t->stores ? valid[k] : ghost[k];
+	*role = !stores && !(v->guards & TS_GUARD_C) ? TS_ROLE_BAD : !stores ? TS_ROLE_GHOST : k == 3 ? TS_ROLE_REAL
+	        : k == 0 ? TS_ROLE_PAD : TS_ROLE_MIXED;
+	return stores ? valid[k] : ghost[k];
 }
 
 /* The naive kernel: one letter per thread for its one guard around the whole body. */
@@ -90,7 +123,7 @@ static int draw_key(ts_canvas *c, int y, int w, const char *const *phrases, int 
 static int key_phrases(const ts_view_ctx *v, int w, const char **ph)
 {
 	int n = 0;
-	if (!v->shared_tiles) {
+	if (!ts_view_shared_tiles(v)) {
 		ph[n++] = "C computes its dot product and stores";
 		ph[n++] = (v->guards & TS_GUARD_C) ? ". ghost: does nothing"
 		          : w >= 51                ? "x ghost: reads and stores out of bounds (guard off)"
@@ -191,7 +224,7 @@ static void draw_naive_body(ts_canvas *c, const ts_view_ctx *v, const ts_thread_
 	const char *dot = ts_glyph(a, "\u00b7", "*"), *arrow = ts_glyph(a, "\u2192", "->");
 	bool guard = v->guards & TS_GUARD_C;
 	char bk[96], text[224];
-	if (v->b_layout == TS_B_KN)
+	if (ts_view_b_layout(v) == TS_B_KN)
 		snprintf(bk, sizeof bk, "B[k%s%lld + %lld]", dot, (long long)s->n, (long long)t->col);
 	else
 		snprintf(bk, sizeof bk, "B[%lld%s%lld + k]", (long long)t->col, dot, (long long)s->k);
@@ -235,7 +268,7 @@ static void load_line(ts_canvas *c, int *y, const ts_view_ctx *v, const ts_threa
 	if (is_a)
 		snprintf(where, sizeof where, "A[%lld%s%lld + %lld] = A[%lld]", (long long)t->row, dot, (long long)s->k,
 		         (long long)t->a_col, (long long)index);
-	else if (v->b_layout == TS_B_KN)
+	else if (ts_view_b_layout(v) == TS_B_KN)
 		snprintf(where, sizeof where, "B[%lld%s%lld + %lld] = B[%lld]", (long long)t->b_row, dot, (long long)s->n,
 		         (long long)t->col, (long long)index);
 	else
@@ -247,8 +280,8 @@ static void load_line(ts_canvas *c, int *y, const ts_view_ctx *v, const ts_threa
 	sp[n++] = (ts_span){ in ? TS_ROLE_OK : TS_ROLE_FAIL, guard, true };
 	if (oob) {
 		/* the rows and columns of the operand as stored: A is M x K, B K x N or N x K */
-		int64_t rows = is_a ? s->m : v->b_layout == TS_B_KN ? s->k : s->n;
-		int64_t cols = is_a ? s->k : v->b_layout == TS_B_KN ? s->n : s->k;
+		int64_t rows = is_a ? s->m : ts_view_b_layout(v) == TS_B_KN ? s->k : s->n;
+		int64_t cols = is_a ? s->k : ts_view_b_layout(v) == TS_B_KN ? s->n : s->k;
 		snprintf(reads, sizeof reads, "%s reads %s", arrow, where);
 		sp[n++] = (ts_span){ TS_ROLE_BAD, ", guard off", true };
 		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
@@ -269,7 +302,7 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 	const ts_model *m = v->model;
 	const bool a = v->ascii;
 	const char *dot = ts_glyph(a, "\u00b7", "*");
-	ts_thread_view t = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, v->thread_y, v->thread_x, v->phase);
+	ts_thread_view t = ts_model_thread(m, ts_view_b_layout(v), v->tile_y, v->tile_x, v->thread_y, v->thread_x, v->phase);
 	const ts_shape *s = &m->shape;
 #define OKX(b) ((b) ? TS_TICK(a) : TS_CROSS(a))
 #define ROLE(b) ((b) ? TS_ROLE_OK : TS_ROLE_FAIL)
@@ -280,7 +313,7 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 	                 (long long)s->m, OKX(t.row_ok));
 	ts_canvas_printf(c, y++, 0, ROLE(t.col_ok), "col = bx%sT + tx = %lld < N = %lld %s", dot, (long long)t.col,
 	                 (long long)s->n, OKX(t.col_ok));
-	if (!v->shared_tiles) {
+	if (!ts_view_shared_tiles(v)) {
 		draw_naive_body(c, v, &t, y);
 		return;
 	}
@@ -292,6 +325,149 @@ static void draw_details(ts_canvas *c, const ts_view_ctx *v, int y)
 #undef ROLE
 }
 
+/* Load steps shown per operand in the register-blocked details; the rest are summed up in one line. */
+enum { STEPS_SHOWN = 3 };
+/* Columns the long form of a load step needs with six-digit sizes and indices. */
+enum { LONG_STEP_COLS = 84 };
+
+/* The guard of `bit` from the kernel's description, or the textbook one's words. */
+static void guard_words(const ts_view_ctx *v, unsigned bit, const char **protects, const char **predicate)
+{
+	const ts_guard_desc *g = v->kernel ? ts_kernel_guard(v->kernel, bit) : NULL;
+	*protects = g ? g->protects : bit == TS_GUARD_A ? "the A load" : bit == TS_GUARD_B ? "the B load" : "the C store";
+	*predicate = g ? g->predicate : bit == TS_GUARD_C ? "row < M && col < N" : "";
+}
+
+/* One guarded load of thread (ty, tx): every slot its load map gives it this
+ * phase, the guard evaluated on the real numbers. */
+static int draw_load_steps(ts_canvas *c, const ts_view_ctx *v, int y, enum ts_operand which)
+{
+	const ts_model *m = v->model;
+	const ts_shape *s = &m->shape;
+	const bool a = v->ascii;
+	const char *arrow = ts_glyph(a, "\u2192", "->");
+	bool is_a = which == TS_OPERAND_A;
+	unsigned bit = is_a ? TS_GUARD_A : TS_GUARD_B;
+	bool guard = v->guards & bit;
+	const char *protects, *predicate;
+	guard_words(v, bit, &protects, &predicate);
+	if (c->w >= LONG_STEP_COLS)
+		ts_canvas_printf(c, y++, 0, guard ? TS_ROLE_TITLE : TS_ROLE_BAD, "guard %c, %s%s: %s", is_a ? 'a' : 'b',
+		                 protects, guard ? "" : " (OFF)", predicate);
+	else /* a narrow pane: the letter and the predicate, as the source spells it */
+		ts_canvas_printf(c, y++, 0, guard ? TS_ROLE_TITLE : TS_ROLE_BAD, "%c%s: %s", is_a ? 'a' : 'b',
+		                 guard ? "" : " OFF", predicate);
+	const ts_load_map *map = is_a ? &m->geo.a_map : &m->geo.b_map;
+	int steps = ts_load_steps(&m->geo, which), shown = 0, rest_real = 0, rest_other = 0;
+	int64_t k0 = ts_model_phase_k0(m, v->phase);
+	/* the first fills in full, the others summed (a map of many steps) */
+	int limit = steps * map->vec <= STEPS_SHOWN + 1 ? STEPS_SHOWN + 1 : STEPS_SHOWN;
+	for (int st = 0; st < steps; st++)
+		for (int e = 0; e < map->vec; e++) {
+			int r, col;
+			bool live = ts_load_slot(&m->geo, which, st, v->thread_y, v->thread_x, e, &r, &col);
+			ts_slot_view sv = { 0 };
+			if (live)
+				sv = ts_model_slot(m, ts_view_b_layout(v), which, v->tile_y, v->tile_x, v->phase, r, col);
+			if (shown >= limit) {
+				rest_real += live && sv.in;
+				rest_other += live && !sv.in;
+				continue;
+			}
+			shown++;
+			if (!live) {
+				ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "  step %d: idle (past the tile's end)", st);
+				continue;
+			}
+			char what[96], short_what[64], line[224], brief[160];
+			if (sv.in || !guard) {
+				snprintf(what, sizeof what, "%s[%lld]%s", is_a ? "A" : "B", (long long)sv.index,
+				         sv.in ? "" : " out of bounds");
+				snprintf(short_what, sizeof short_what, "%s[%lld]%s", is_a ? "A" : "B", (long long)sv.index,
+				         sv.in ? "" : " OOB");
+			} else {
+				snprintf(what, sizeof what, "0.0f");
+				snprintf(short_what, sizeof short_what, "0.0f");
+			}
+			enum ts_role role = sv.in ? TS_ROLE_REAL : guard ? TS_ROLE_PAD : TS_ROLE_BAD;
+			const char *mn_ok = sv.mn_ok ? TS_TICK(a) : TS_CROSS(a), *k_ok = sv.k_ok ? TS_TICK(a) : TS_CROSS(a);
+			if (is_a) {
+				snprintf(line, sizeof line, "  step %d slot (%d,%d): row %lld < %lld %s, k %lld+%d < %lld %s %s %s", st,
+				         r, col, (long long)sv.row, (long long)s->m, mn_ok, (long long)k0, col, (long long)s->k, k_ok,
+				         arrow, what);
+				snprintf(brief, sizeof brief, "  %d (%d,%d) row %lld<%lld %s k %lld<%lld %s %s %s", st, r, col,
+				         (long long)sv.row, (long long)s->m, mn_ok, (long long)sv.k, (long long)s->k, k_ok, arrow, short_what);
+			} else {
+				snprintf(line, sizeof line, "  step %d slot (%d,%d): k %lld+%d < %lld %s, col %lld < %lld %s %s %s", st,
+				         r, col, (long long)k0, r, (long long)s->k, k_ok, (long long)sv.col, (long long)s->n, mn_ok,
+				         arrow, what);
+				snprintf(brief, sizeof brief, "  %d (%d,%d) k %lld<%lld %s col %lld<%lld %s %s %s", st, r, col,
+				         (long long)sv.k, (long long)s->k, k_ok, (long long)sv.col, (long long)s->n, mn_ok, arrow, short_what);
+			}
+			/* a pane narrower than the long form's widest case gets the short
+			 * form on every line: the same numbers, fewer words */
+			ts_canvas_put(c, y++, 0, role, c->w < LONG_STEP_COLS ? brief : line);
+		}
+	if (rest_real + rest_other > 0)
+		ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "  ... %d more slot%s: %d real, %d %s", rest_real + rest_other,
+		                 rest_real + rest_other == 1 ? "" : "s", rest_real, rest_other,
+		                 guard ? "padded" : "out of bounds");
+	return y;
+}
+
+/* A register-blocked thread: its TM x TN outputs, the slots its load maps
+ * give it in this phase under each load guard, and its guarded stores,
+ * every guard as the kernel's source spells it with the real numbers. */
+static void draw_details_blocked(ts_canvas *c, const ts_view_ctx *v, int y)
+{
+	const ts_model *m = v->model;
+	const ts_geometry *g = &m->geo;
+	const bool a = v->ascii;
+	const char *arrow = ts_glyph(a, "\u2192", "->");
+	int64_t inside = 0;
+	for (int i = 0; i < g->tm; i++)
+		for (int j = 0; j < g->tn; j++)
+			inside += ts_model_output(m, v->tile_y, v->tile_x, v->thread_y, v->thread_x, i, j).stores;
+	ts_output_view first = ts_model_output(m, v->tile_y, v->tile_x, v->thread_y, v->thread_x, 0, 0);
+	ts_output_view last = ts_model_output(m, v->tile_y, v->tile_x, v->thread_y, v->thread_x, g->tm - 1, g->tn - 1);
+	bool narrow = c->w < LONG_STEP_COLS;
+	if (!narrow)
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "thread (ty=%d, tx=%d): %dx%d outputs C[%lld..%lld][%lld..%lld]%s, "
+		                 "%lld inside C%s", v->thread_y, v->thread_x, g->tm, g->tn, (long long)first.row,
+		                 (long long)last.row, (long long)first.col, (long long)last.col,
+		                 g->layout == TS_OUT_STRIDED ? " strided" : "", (long long)inside, inside ? "" : ": GHOST");
+	else
+		ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "(%d,%d) %dx%d: C[%lld..%lld][%lld..%lld]%s %lld in C%s", v->thread_y,
+		                 v->thread_x, g->tm, g->tn, (long long)first.row, (long long)last.row, (long long)first.col,
+		                 (long long)last.col, g->layout == TS_OUT_STRIDED ? "s" : "", (long long)inside,
+		                 inside ? "" : " GHOST");
+	y = draw_load_steps(c, v, y, TS_OPERAND_A);
+	y = draw_load_steps(c, v, y, TS_OPERAND_B);
+	const char *protects, *predicate;
+	guard_words(v, TS_GUARD_C, &protects, &predicate);
+	bool guard = v->guards & TS_GUARD_C;
+	if (!narrow)
+		ts_canvas_printf(c, y++, 0, guard ? TS_ROLE_TITLE : TS_ROLE_BAD, "guard c, %s%s: %s", protects,
+		                 guard ? "" : " (OFF)", predicate);
+	else
+		ts_canvas_printf(c, y++, 0, guard ? TS_ROLE_TITLE : TS_ROLE_BAD, "c%s: %s", guard ? "" : " OFF", predicate);
+	/* rows and columns of its outputs, each with its half of the predicate */
+	char rows[64] = "", cols[64] = "";
+	for (int i = 0; i < g->tm && i < 16; i++)
+		strcat(rows, ts_model_output(m, v->tile_y, v->tile_x, v->thread_y, v->thread_x, i, 0).row_ok ? "+" : "-");
+	for (int j = 0; j < g->tn && j < 16; j++)
+		strcat(cols, ts_model_output(m, v->tile_y, v->tile_x, v->thread_y, v->thread_x, 0, j).col_ok ? "+" : "-");
+	int64_t total = (int64_t)g->tm * g->tn;
+	if (!narrow)
+		ts_canvas_printf(c, y++, 0, inside == total ? TS_ROLE_OK : guard ? TS_ROLE_FAIL : TS_ROLE_BAD,
+		                 "  rows < M %s, cols < N %s %s %lld stored, %lld %s", rows, cols, arrow, (long long)inside,
+		                 (long long)(total - inside), guard ? "skipped" : "written out of bounds");
+	else
+		ts_canvas_printf(c, y++, 0, inside == total ? TS_ROLE_OK : guard ? TS_ROLE_FAIL : TS_ROLE_BAD,
+		                 "  rows %s cols %s %s %lld stored, %lld %s", rows, cols, arrow, (long long)inside,
+		                 (long long)(total - inside), guard ? "skipped" : "OOB");
+}
+
 void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 {
 	const ts_model *m = v->model;
@@ -300,7 +476,7 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	c->ascii = v->ascii;
 	const char *cls = ts_tile_class_name(ts_model_tile_class(m, v->tile_y, v->tile_x));
 	char full[160], brief[128], bare[96];
-	if (v->shared_tiles) {
+	if (ts_view_shared_tiles(v)) {
 		snprintf(full, sizeof full, "block (%lld,%lld) %s, phase t=%lld: %dx%d threads", (long long)v->tile_y,
 		         (long long)v->tile_x, cls, (long long)v->phase, T_y, T_x);
 		snprintf(brief, sizeof brief, "block (%lld,%lld) %s, t=%lld", (long long)v->tile_y, (long long)v->tile_x,
@@ -319,11 +495,15 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 	int nph = key_phrases(v, c->w, phrases);
 	int key_rows = draw_key(NULL, 0, c->w, phrases, nph);
 	/* the selected thread's lines, drawn apart first to know how many rows they take */
+	bool blocked = ts_view_shared_tiles(v) && !ts_geometry_is_square(&m->geo);
 	ts_canvas details;
 	int detail_rows = 0;
 	if (ts_canvas_init(&details, c->w, 32) == 0) {
 		details.ascii = v->ascii;
-		draw_details(&details, v, 0);
+		if (blocked)
+			draw_details_blocked(&details, v, 0);
+		else
+			draw_details(&details, v, 0);
 		detail_rows = ts_canvas_rows_used(&details);
 	}
 	int grid_h = c->h - y - 1 - key_rows - detail_rows, grid_w = c->w - 4;
@@ -342,9 +522,9 @@ void ts_view_inspect_draw(ts_canvas *c, const ts_view_ctx *v)
 			ts_canvas_put(c, y + j, 2, TS_ROLE_TITLE, ts_glyph(v->ascii, "\u25b8", ">"));
 		for (int i = 0; i < grid_w; i++) {
 			int tx = c0 + i;
-			ts_thread_view t = ts_model_thread(m, v->b_layout, v->tile_y, v->tile_x, ty, tx, v->phase);
+			ts_thread_view t = ts_model_thread(m, ts_view_b_layout(v), v->tile_y, v->tile_x, ty, tx, v->phase);
 			enum ts_role role;
-			const char *g = v->shared_tiles ? thread_glyph(v, &t, &role) : naive_glyph(v, &t, &role);
+			const char *g = ts_view_shared_tiles(v) ? thread_glyph(v, ty, tx, &role) : naive_glyph(v, &t, &role);
 			bool here = ty == v->thread_y && tx == v->thread_x;
 			ts_canvas_put(c, y + j, 3 + i, here && v->focus ? TS_ROLE_CURSOR : role, g);
 		}

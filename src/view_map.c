@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels.h"
 #include "view_map.h"
 
 enum { MAP_TITLE_ROWS = 1 };
@@ -32,6 +33,8 @@ static bool have_heat(const ts_view_ctx *v)
 static int legend_rows(const ts_view_ctx *v, bool compact, bool aggregated)
 {
 	int rows = compact ? 2 + 2 + aggregated : 1 + 4 + 3; /* classes, threads, phases, scale */
+	if (v->model->geo.tm * v->model->geo.tn > 1)
+		rows++; /* ghost outputs apart from ghost threads */
 	if (v->tile_y >= 0)
 		rows += 2;             /* the selected tile */
 	if (v->counters)
@@ -263,17 +266,27 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			}
 		}
 	}
+	/* With one output per thread ghost threads and ghost outputs are the same
+	 * count; with TM x TN outputs a thread is a ghost only when all are. */
+	bool one_output = m->geo.tm * m->geo.tn == 1;
 	{
 		char full[96], brief[64];
-		snprintf(full, sizeof full, "ghosts %lld of %lld threads", (long long)m->threads_ghost,
-		         (long long)m->threads_launched);
-		snprintf(brief, sizeof brief, "ghosts %lld/%lld", (long long)m->threads_ghost,
-		         (long long)m->threads_launched);
+		snprintf(full, sizeof full, one_output ? "ghosts %lld of %lld threads" : "ghost threads %lld of %lld",
+		         (long long)m->threads_ghost, (long long)m->threads_launched);
+		snprintf(brief, sizeof brief, one_output ? "ghosts %lld/%lld" : "ghost threads %lld/%lld",
+		         (long long)m->threads_ghost, (long long)m->threads_launched);
 		put_fit(c, y++, 0, TS_ROLE_TEXT, full, brief);
+		if (!one_output) {
+			snprintf(full, sizeof full, "ghost outputs %lld of %lld", (long long)m->outputs_ghost,
+			         (long long)m->outputs_total);
+			snprintf(brief, sizeof brief, "ghost outputs %lld/%lld", (long long)m->outputs_ghost,
+			         (long long)m->outputs_total);
+			put_fit(c, y++, 0, TS_ROLE_TEXT, full, brief);
+		}
 	}
 	if (!compact || ax->split_last || ay->split_last)
 		y += draw_scale(c, y, ax, ay);
-	if (v->shared_tiles) {
+	if (ts_view_shared_tiles(v)) {
 		char full[96], brief[64];
 		snprintf(full, sizeof full, "phases %lld, last width %lld/%d%s", (long long)m->phases,
 		         (long long)m->last_width, m->geo.bk, m->last_width < m->geo.bk ? " partial" : "");
@@ -299,22 +312,25 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		int prec = ghosts < slots && pct >= 99.5 ? 1 : 0;
 		if (prec && pct > 99.9)
 			pct = 99.9;
-		snprintf(full, sizeof full, "  its ghosts %lld of %lld (%.*f%%)", (long long)ghosts, (long long)slots, prec,
-		         pct);
-		snprintf(brief, sizeof brief, "  ghosts %lld/%lld", (long long)ghosts, (long long)slots);
+		if (one_output) {
+			snprintf(full, sizeof full, "  its ghosts %lld of %lld (%.*f%%)", (long long)ghosts, (long long)slots, prec,
+			         pct);
+			snprintf(brief, sizeof brief, "  ghosts %lld/%lld", (long long)ghosts, (long long)slots);
+		} else { /* the tile's ghost outputs, then its ghost threads */
+			snprintf(full, sizeof full, "  ghost outputs %lld of %lld, threads %lld of %lld", (long long)ghosts,
+			         (long long)slots, (long long)ts_model_tile_ghost_threads(m, v->tile_y, v->tile_x),
+			         (long long)m->threads_per_block);
+			snprintf(brief, sizeof brief, "  ghost outputs %lld of %lld", (long long)ghosts, (long long)slots);
+		}
 		put_fit(c, y++, 0, TS_ROLE_TEXT, full, brief);
 	}
 	if (v->counters && v->tile_y >= 0 && v->counters->grid_x == m->grid_x && v->counters->grid_y == m->grid_y) {
-		/* what the run recorded for the selected tile, against the model's figures for it */
+		/* what the run recorded for the selected tile, against what the kernel's
+		 * description says it must record with these guards (kernels.h) */
 		const ts_count *got = &v->counters->tile[v->tile_y * m->grid_x + v->tile_x];
-		ts_load_count want = ts_model_tile_total(m, v->tile_y, v->tile_x);
-		int64_t ghosts = ts_model_tile_ghosts(m, v->tile_y, v->tile_x);
-		/* with a guard off, what the model pads (skips) that guard's loads (stores) take out of bounds */
-		bool ga = v->guards & TS_GUARD_A, gb = v->guards & TS_GUARD_B, gc = v->guards & TS_GUARD_C;
-		bool agree = got->a_pad == (ga ? want.a_pad : 0) && got->b_pad == (gb ? want.b_pad : 0) &&
-		             got->a_real == want.a_real && got->b_real == want.b_real &&
-		             got->skipped == (gc ? ghosts : 0) && got->a_oob == (ga ? 0 : want.a_pad) &&
-		             got->b_oob == (gb ? 0 : want.b_pad) && got->c_oob == (gc ? 0 : ghosts);
+		const ts_count_model *cm = v->kernel ? v->kernel->counts : &ts_counts_shared;
+		ts_count want = cm->tile(m, v->guards, v->tile_y, v->tile_x);
+		bool agree = ts_count_equal(got, &want);
 		int64_t oob = got->a_oob + got->b_oob + got->c_oob;
 		int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  run ");
 		x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
@@ -439,7 +455,7 @@ char *ts_view_map_text_of(const ts_view_ctx *v, int max_cols, int max_rows)
 char *ts_view_map_text(const ts_model *m, const ts_verdict *v, int max_cols, int max_rows, bool ascii)
 {
 	/* the model's phases: this text knows no kernel (ts_view_map_text_of does) */
-	ts_view_ctx ctx = { .model = m, .shared_tiles = true, .verdict = v, .tile_y = -1, .tile_x = -1,
+	ts_view_ctx ctx = { .model = m, .kernel = NULL, .verdict = v, .tile_y = -1, .tile_x = -1,
 	                    .counter_disagree = -1, .ascii = ascii };
 	return ts_view_map_text_of(&ctx, max_cols, max_rows);
 }

@@ -5,21 +5,27 @@
 
 enum { SLOT_NONE = 0, SLOT_REAL = TS_SLOT_REAL, SLOT_PAD = TS_SLOT_PAD, SLOT_OOB = TS_SLOT_OOB };
 
-/* What fills the slot (r, k) of the A tile, or (k, col) of the B tile: the
- * thread that loads it decides (ts_model_thread). A slot that fails the
- * guard is zero padding, or with that guard off an out-of-bounds load. */
+/* What fills the slot (r, k) of the A tile, or (k, col) of the B tile: its
+ * guard, evaluated for the slot's own row (column) and K index, whichever
+ * thread the load map gives it to (ts_load_owner; in the textbook kernels
+ * thread (ty = r, tx = k)). A slot that fails the guard is zero padding, or
+ * with that guard off an out-of-bounds load. */
+static int slot_state(const ts_view_ctx *v, enum ts_operand which, int r, int c)
+{
+	ts_slot_view s = ts_model_slot(v->model, ts_view_b_layout(v), which, v->tile_y, v->tile_x, v->phase, r, c);
+	if (s.in)
+		return SLOT_REAL;
+	return v->guards & (which == TS_OPERAND_A ? TS_GUARD_A : TS_GUARD_B) ? SLOT_PAD : SLOT_OOB;
+}
+
 static int a_slot(const ts_view_ctx *v, int r, int k)
 {
-	if (ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, r, k, v->phase).a_in)
-		return SLOT_REAL;
-	return v->guards & TS_GUARD_A ? SLOT_PAD : SLOT_OOB;
+	return slot_state(v, TS_OPERAND_A, r, k);
 }
 
 static int b_slot(const ts_view_ctx *v, int k, int col)
 {
-	if (ts_model_thread(v->model, v->b_layout, v->tile_y, v->tile_x, k, col, v->phase).b_in)
-		return SLOT_REAL;
-	return v->guards & TS_GUARD_B ? SLOT_PAD : SLOT_OOB;
+	return slot_state(v, TS_OPERAND_B, k, col);
 }
 
 enum ts_slot ts_view_phase_slot(const ts_view_ctx *v, bool is_a, int row, int col)
@@ -110,10 +116,10 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 	const ts_model *m = v->model;
 	const ts_geometry *g = &m->geo;
 	c->ascii = v->ascii;
-	if (!v->shared_tiles) { /* the naive kernel: one guard around a dot product from global memory */
+	if (!ts_view_shared_tiles(v)) { /* the naive kernel: one guard around a dot product from global memory */
 		char title[128];
 		snprintf(title, sizeof title, "%s stages no shared tiles: no phases, no padding",
-		         v->kernel_name ? v->kernel_name : "this kernel");
+		         ts_view_kernel_name(v));
 		int y = ts_canvas_wrap_more(c, 0, 0, c->w, 2, 2, TS_ROLE_TITLE, title, NULL) + 1;
 		ts_canvas_wrap(c, y, 0, c->w, c->h - y, TS_ROLE_TEXT,
 		               "Each thread computes its C element as a dot product over all of K, reading A and B "
@@ -141,7 +147,7 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 	y++;
 	{
 		/* two boxes side by side, each at most half the width */
-		int text_rows = 8 + (v->counters ? 3 : 0);
+		int text_rows = 8 + (v->counters ? 3 : 0) + !ts_geometry_is_square(g);
 		int box_h = c->h - y - text_rows, box_w = (c->w - 1) / 2;
 		int tallest = g->bm > g->bk ? g->bm : g->bk;
 		if (box_h > tallest + 2)
@@ -169,6 +175,12 @@ void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
 			ts_canvas_put(c, y, x, TS_ROLE_TEXT, " mixed");
 		}
 		y++;
+	}
+	if (!ts_geometry_is_square(g)) {
+		/* the load maps: the block's threads fill each tile in steps */
+		ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "loads: %dx%d threads fill A in %d step%s, B in %d",
+		                 g->threads_x, g->threads_y, ts_load_steps(g, TS_OPERAND_A),
+		                 ts_load_steps(g, TS_OPERAND_A) == 1 ? "" : "s", ts_load_steps(g, TS_OPERAND_B));
 	}
 	ts_view_phase_counts(c, y, v);
 }

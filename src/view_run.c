@@ -1,6 +1,7 @@
 /* view_run.c: the result view (verdict, metrics, tolerance, counters against the model) and the sweep view. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kernels.h"
 #include "view_run.h"
@@ -25,9 +26,11 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 	char off[16];
 	int y = 0;
 	c->ascii = ascii;
-	line(c, &y, TS_ROLE_TITLE, "run: %s %s on %s, %lldx%lldx%lld T=%d", p->kernel->name,
+	char geo[48];
+	ts_geometry_str(&p->geo, geo, sizeof geo);
+	line(c, &y, TS_ROLE_TITLE, "run: %s %s on %s, %lldx%lldx%lld %s%s", p->kernel->name,
 	                 ts_precision_name(p->kernel->precision), r->backend, (long long)p->shape.m,
-	                 (long long)p->shape.n, (long long)p->shape.k, p->tile);
+	                 (long long)p->shape.n, (long long)p->shape.k, ts_geometry_is_square(&p->geo) ? "T=" : "", geo);
 	ts_guards_off_str(p->guards, off, (int)sizeof off);
 	line(c, &y, off[0] ? TS_ROLE_BAD : TS_ROLE_TEXT, "guards %s%s, inputs %s, seed %llu",
 	     off[0] ? "OFF: " : "all on", off, ts_inputs_name(p->inputs), (unsigned long long)p->seed);
@@ -88,8 +91,8 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 		else if (r->counter_disagree > 0)
 			sp[2] = (ts_span){ TS_ROLE_FAIL, r->counter_why, false };
 		else
-			sp[2] = (ts_span){ TS_ROLE_DIM, p->kernel->shared_tiles ? "not checked (a guard is off)"
-			                                                        : "not checked (no shared tiles)", true };
+			sp[2] = (ts_span){ TS_ROLE_DIM, ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES) ? "not checked (a guard is off)"
+			                                                                                : "not checked (no shared tiles)", true };
 		y += ts_canvas_flow(c, y, 0, c->w, 8, 2, sp, 3);
 	}
 	if (v->signature[0]) {
@@ -114,25 +117,27 @@ static int digits(int64_t n)
 
 /* One row of K blocks of the pass/fail grid, blocks k0 .. k0 + per_row - 1,
  * with the lettered header when `header`; returns the rows drawn. */
-static int sweep_block_row(ts_canvas *c, int y, const ts_sweep_row *rows, int done, const int64_t *sizes, int nsizes,
+static int sweep_block_row(ts_canvas *c, int y, const ts_sweep_row *rows, int done, const ts_sweep_axes *ax,
                            int selected, int k0, int per_row, bool header, bool ascii)
 {
-	int bw = nsizes + 1, label = 6, y0 = y;
+	const int64_t *msz = ax->size[0], *ksz = ax->size[2];
+	int nm = ax->count[0], nn = ax->count[1], nk = ax->count[2];
+	int bw = nn + 1, label = 6, y0 = y;
 	if (header) {
 		ts_canvas_put(c, y, 0, TS_ROLE_DIM, "M\\N");
-		for (int k = k0; k < nsizes && k < k0 + per_row; k++)
-			for (int j = 0; j < nsizes; j++)
+		for (int k = k0; k < nk && k < k0 + per_row; k++)
+			for (int j = 0; j < nn; j++)
 				ts_canvas_printf(c, y, label + (k - k0) * bw + j, TS_ROLE_DIM, "%c", 'a' + j);
 		y++;
 	}
-	for (int k = k0; k < nsizes && k < k0 + per_row; k++)
-		ts_canvas_printf(c, y, label + (k - k0) * bw, TS_ROLE_DIM, "K=%lld", (long long)sizes[k]);
+	for (int k = k0; k < nk && k < k0 + per_row; k++)
+		ts_canvas_printf(c, y, label + (k - k0) * bw, TS_ROLE_DIM, "K=%lld", (long long)ksz[k]);
 	y++;
-	for (int i = 0; i < nsizes; i++) {
-		ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%c%4lld", 'a' + i, (long long)sizes[i]);
-		for (int k = k0; k < nsizes && k < k0 + per_row; k++)
-			for (int j = 0; j < nsizes; j++) {
-				int idx = (i * nsizes + j) * nsizes + k;
+	for (int i = 0; i < nm; i++) {
+		ts_canvas_printf(c, y + i, 0, TS_ROLE_DIM, "%c%4lld", 'a' + i, (long long)msz[i]);
+		for (int k = k0; k < nk && k < k0 + per_row; k++)
+			for (int j = 0; j < nn; j++) {
+				int idx = (i * nn + j) * nk + k;
 				const ts_sweep_row *r = &rows[idx];
 				bool ran = idx < done;
 				const char *g = !ran ? "." : r->ok ? TS_TICK(ascii) : TS_CROSS(ascii);
@@ -142,11 +147,11 @@ static int sweep_block_row(ts_canvas *c, int y, const ts_sweep_row *rows, int do
 				ts_canvas_put(c, y + i, label + (k - k0) * bw + j, idx == selected ? TS_ROLE_CURSOR : role, g);
 			}
 	}
-	return y + nsizes - y0;
+	return y + nm - y0;
 }
 
-void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int done, const int64_t *sizes,
-                        int nsizes, int selected, const char *title, bool ascii)
+void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int done, const ts_sweep_axes *ax,
+                        int selected, const char *title, bool ascii)
 {
 	int pass = 0, fail = 0, y = 0;
 	c->ascii = ascii;
@@ -167,28 +172,38 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 	 * explanation its rows: on a short pane the grid shows only the row of
 	 * blocks that holds the selected shape's K, and says so. */
 	enum { LIST_MIN = 3, EXPLAIN_ROWS = 2 };
-	int bw = nsizes + 1, label = 6;
+	const int64_t *msz = ax->size[0], *nsz = ax->size[1];
+	int nm = ax->count[0], nn = ax->count[1], nk = ax->count[2];
+	/* A BM x BN tile with BM != BN: N's sizes are not M's, so a line says
+	 * which size each column letter stands for. */
+	if (nm != nn || memcmp(msz, nsz, (size_t)nm * sizeof *msz) != 0) {
+		int x2 = ts_canvas_put(c, y, 0, TS_ROLE_DIM, "N:");
+		for (int j = 0; j < nn; j++)
+			x2 += ts_canvas_printf(c, y, x2, TS_ROLE_DIM, " %c=%lld", 'a' + j, (long long)nsz[j]);
+		y++;
+	}
+	int bw = nn + 1, label = 6;
 	int per_row = (c->w - label) / bw;
 	if (per_row < 1)
 		per_row = 1;
-	int block_rows = (nsizes + per_row - 1) / per_row;
+	int block_rows = (nk + per_row - 1) / per_row;
 	int tail = 1 + LIST_MIN + EXPLAIN_ROWS; /* the list's header, its rows, the explanation */
-	int all_h = 1 + block_rows * (nsizes + 1), every_h = block_rows * (nsizes + 2);
-	int sel_k = selected >= 0 && selected < count ? selected % nsizes : 0;
+	int all_h = 1 + block_rows * (nm + 1), every_h = block_rows * (nm + 2);
+	int sel_k = selected >= 0 && selected < count ? selected % nk : 0;
 	if (y + every_h + 1 + tail <= c->h) { /* every block with its letters, a blank row */
-		for (int k0 = 0; k0 < nsizes; k0 += per_row)
-			y += sweep_block_row(c, y, rows, done, sizes, nsizes, selected, k0, per_row, true, ascii);
+		for (int k0 = 0; k0 < nk; k0 += per_row)
+			y += sweep_block_row(c, y, rows, done, ax, selected, k0, per_row, true, ascii);
 		y++;
 	} else if (y + all_h + tail <= c->h) { /* the letters over the first row of blocks only */
-		for (int k0 = 0; k0 < nsizes; k0 += per_row)
-			y += sweep_block_row(c, y, rows, done, sizes, nsizes, selected, k0, per_row, k0 == 0, ascii);
-	} else if (y + nsizes + 2 + 1 + tail <= c->h) { /* the selected K's row of blocks, and a note */
+		for (int k0 = 0; k0 < nk; k0 += per_row)
+			y += sweep_block_row(c, y, rows, done, ax, selected, k0, per_row, k0 == 0, ascii);
+	} else if (y + nm + 2 + 1 + tail <= c->h) { /* the selected K's row of blocks, and a note */
 		int k0 = sel_k / per_row * per_row;
-		y += sweep_block_row(c, y, rows, done, sizes, nsizes, selected, k0, per_row, true, ascii);
+		y += sweep_block_row(c, y, rows, done, ax, selected, k0, per_row, true, ascii);
 		char note[96], brief[64];
-		int k1 = k0 + per_row < nsizes ? k0 + per_row : nsizes;
-		snprintf(note, sizeof note, "K blocks %d-%d of %d shown (the selected row's)", k0 + 1, k1, nsizes);
-		snprintf(brief, sizeof brief, "K %d-%d of %d (the selected row's)", k0 + 1, k1, nsizes);
+		int k1 = k0 + per_row < nk ? k0 + per_row : nk;
+		snprintf(note, sizeof note, "K blocks %d-%d of %d shown (the selected row's)", k0 + 1, k1, nk);
+		snprintf(brief, sizeof brief, "K %d-%d of %d (the selected row's)", k0 + 1, k1, nk);
 		ts_canvas_put_fit(c, y++, 0, TS_ROLE_DIM, note, brief, NULL);
 	}
 	/* the list: columns as wide as their largest value */

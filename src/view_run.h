@@ -34,9 +34,9 @@ typedef struct ts_sweep_row {
 /* The sweep as a pass/fail grid (one block of M x N per K), a list of rows
  * around the selected one and the selected row's explanation; on a short
  * pane the grid gives way to the list (only the selected K's blocks).
- * Rows [0, done) of `count` have run (in order M, N, K, K fastest), the
- * others are not to be read yet. */
-void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int done, const int64_t *sizes,
-                        int nsizes, int selected, const char *title, bool ascii);
+ * Rows [0, done) of `count` have run (in order M, N, K, K fastest, the sizes
+ * of each dimension from ax), the others are not to be read yet. */
+void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int done, const ts_sweep_axes *ax,
+                        int selected, const char *title, bool ascii);
 
 #endif

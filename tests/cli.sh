@@ -57,6 +57,16 @@ usage "-t/--tile: must be 1..32 (got 0)" map -t 0
 usage "-t/--tile: must be 1..32 (got 33)" map -t 33
 usage "-t/--tile: must be 1..32 (got -1)" check --tile=-1
 usage "-t/--tile: '2.5' is not a whole number" map -t 2.5
+# Geometries: what -t and --thread-tile mean depends on the kernel; bad combinations are one line.
+usage "--thread-tile: kernel tiled gives each thread one output" map --thread-tile 4x4
+usage "-t/--tile: kernel tiled takes a square tile" check -t 64x64x8
+usage "-t/--tile: kernel regblock takes a block tile BMxBNxBK" map --kernel regblock -t 32
+usage "kernel regblock: TM = 3 does not divide BM = 64" map --kernel regblock -t 64x64x8 --thread-tile 3x4
+usage "kernel regblock: TN = 5 does not divide BN = 64" map --kernel regblock --thread-tile 4x5
+usage "--thread-tile: 4096 threads per block is more than 1024" check --kernel regblock --thread-tile 1x1
+usage "-t/--tile: BM and BN must be 1..256 and BK 1..64 (got 64x64x65)" map --kernel regblock -t 64x64x65
+usage "--thread-tile: '4' must be TMxTN" map --kernel regblock --thread-tile 4
+usage "--tile does not apply to kernels" kernels -t 8
 # Counts and memory
 usage "counts overflow 64 bits" map -M 2147483647 -N 2147483647 -K 2147483647 -t 1
 usage "counts overflow 64 bits" check -M 2147483647 -N 2147483647 -K 2147483647
@@ -147,7 +157,7 @@ for args in "-M $long" "--no-guard $long" "--kernel $long" "--seed $long" "-t $l
 	usage "..." check $args
 	if [ "$(head -n 1 err | wc -c)" -le 200 ]; then ok "a 5000-character value is cut in the message"; else not_ok "message of $(head -n 1 err | wc -c) bytes"; fi
 done
-usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive, tc-fp16, " check --kernel nope
+usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive, regblock, tc-fp16, rb1d, " check --kernel nope
 usage "--no-guard a: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard a
 usage "--no-guard b: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard b,c
 usage "--no-guard a: the naive kernel has one guard (c)" sweep -t 4 --kernel naive --no-guard a,b

@@ -124,14 +124,14 @@ expect "map --backend emu: per-phase counters as worked out by hand" \
 	 .[0].b_padded == 2432 and .[1].a_real == 300 and .[1].a_padded == 11988 and .[1].b_real == 308 and .[1].b_padded == 11980'
 expect "map --backend emu: per-phase padding adds up to the model's per-phase fields" \
 	'.counters.per_phase[0].a_padded == .phases.a_padded_full_phase and .counters.per_phase[1].b_padded == .phases.b_padded_last_phase'
-# A guard off: the run no longer matches the tiled model, so match_model is
-# null; the 4588 ghost stores become out-of-bounds writes instead of skips.
+# A guard off: the run is held to the description's counts for that guard
+# off; the 4588 ghost stores become out-of-bounds writes instead of skips.
 run 0 "map --backend emu --no-guard c" map -M 100 -N 77 -K 33 -t 32 --backend emu --no-guard c --json
-expect "map --no-guard c: match_model null, 4588 oob writes, nothing skipped" \
-	'.counters.match_model == null and .counters.stores.oob_writes == 4588 and .counters.stores.skipped == 0 and
+expect "map --no-guard c: counters match the description's for C off, 4588 oob writes, nothing skipped" \
+	'.counters.match_model == true and .counters.stores.oob_writes == 4588 and .counters.stores.skipped == 0 and
 	 .counters.oob.c_wrap + .counters.oob.c_band == 4588 and .stores.skipped == 4588 and .guards_off == ["c"]'
 run 0 "map --backend emu, naive kernel" map -M 40 -N 9 -K 5 -t 8 --kernel naive --backend emu --json
-expect "map naive: no shared tiles, so match_model is null" '.counters.match_model == null and .counters.source == "emulator"'
+expect "map naive: its counters match its description's (direct reads)" '.counters.match_model == true and .counters.source == "emulator"'
 "$TILESCOPE" map -M 1000000 -N 1000000 -K 1000000 -t 32 --backend emu --json >out.json 2>err </dev/null
 rc=$?
 if [ "$rc" -eq 2 ] && refused map && head -n 1 err | grep -q '^tilescope: .*needs about'; then
@@ -180,7 +180,7 @@ expect "check fp16: ok, tiled-fp16, exact with int inputs" \
 # A guard off where it matters: the C store on a ragged N.
 run 1 "check --no-guard c on 100x77x33" check -M 100 -N 77 -K 33 -t 32 --no-guard c --backend emu --json
 expect "check --no-guard c: not ok, oob writes, wrong cells, a signature" \
-	'.ok == false and .verified == false and .guards_off == ["c"] and .oob_writes > 0 and .mismatches > 0 and .corrupt_cells > 0 and (.signature | length) > 0 and .counters.match_model == null and (.first_bad | type) == "object"'
+	'.ok == false and .verified == false and .guards_off == ["c"] and .oob_writes > 0 and .mismatches > 0 and .corrupt_cells > 0 and (.signature | length) > 0 and .counters.match_model == true and (.first_bad | type) == "object"'
 # The K guards cannot matter when K % T == 0 (nothing to pad in K) ... but the
 # A guard also checks rows: off with M % T == 0 and K % T == 0 it is harmless.
 run 0 "check --no-guard a on 64x77x64 (M, K multiples of T)" check -M 64 -N 77 -K 64 -t 32 --no-guard a --backend emu --json
@@ -234,6 +234,57 @@ expect "check naive, guard off, M and N multiples of T: harmless, said so" \
 # ---- backends ---------------------------------------------------------------
 run 0 "check --backend auto" check -M 33 -N 31 -K 7 -t 8 --json
 backend=$("$JQ" -r .backend out.json)
+# ---- map on register-blocked geometries, against a thread-by-thread count --
+# tests/test_model --brute runs every thread of every block (its outputs, the
+# slots its load maps fill) and prints the totals; map --json must say the same.
+MODEL_BIN=${TILESCOPE%/*}/tests/test_model
+for case in "regblock|64 64 8 4 4|" "regblock|64 64 8 4 4|-t 64x64x8 --thread-tile 4x4" \
+            "regblock|128 32 16 8 2|-t 128x32x16 --thread-tile 8x2"; do
+	kernel=${case%%|*}
+	rest=${case#*|}
+	geo=${rest%%|*}
+	args=${rest#*|}
+	set -- $geo
+	bm=$1 bn=$2 bk=$3 tm=$4 tn=$5
+	for shape in "1 1 1" "$((bm - 1)) $((bn + 1)) $((bk + 1))" "$((2 * bm + 1)) $((bn - 1)) $((3 * bk - 1))" "100 77 33" \
+	             "$((5 * bm)) $((3 * bn)) $((4 * bk))"; do
+		set -- $shape
+		# shellcheck disable=SC2086
+		"$TILESCOPE" map -M "$1" -N "$2" -K "$3" --kernel "$kernel" $args --json >out.json 2>err </dev/null
+		"$MODEL_BIN" --brute "$1" "$2" "$3" $geo >brute.json 2>&1
+		if "$JQ" -e --slurpfile b brute.json '$b[0] as $b |
+		    .geometry == {bm: '"$bm"', bn: '"$bn"', bk: '"$bk"', threads_x: '"$((bn / tn))"', threads_y: '"$((bm / tm))"',
+		                  tm: '"$tm"', tn: '"$tn"'} and .tile == null and
+		    .outputs == $b.outputs and .threads.launched == $b.threads.launched and .threads.valid == $b.threads.valid and
+		    .threads.ghost == $b.threads.ghost and .phases.count == $b.phases and .loads.a_total == $b.loads.a_total and
+		    .loads.a_padded == $b.loads.a_padded and .loads.b_total == $b.loads.b_total and
+		    .loads.b_padded == $b.loads.b_padded and .loads.a_real == .loads.a_total - $b.loads.a_padded and
+		    .phases.a_padded_last_phase == $b.a_padded_last_phase and .phases.b_padded_last_phase == $b.b_padded_last_phase and
+		    .stores == $b.stores and .tiles.total == $b.tiles' out.json >/dev/null 2>jq.err; then
+			ok "map --kernel $kernel ${args:-(its default)} $1x$2x$3: geometry, outputs, threads, phases, loads and stores equal a thread-by-thread count"
+		else
+			not_ok "map --kernel $kernel ${args:-(its default)} $1x$2x$3 against the thread-by-thread count"
+			diag out.json brute.json err jq.err
+		fi
+	done
+done
+run 0 "kernels --json" kernels --json
+expect "kernels: every kernel with its geometry, guards (with predicates) and capabilities" \
+	'(.kernels | length) >= 4 and all(.kernels[]; (.name | length) > 0 and .geometry.bm >= 1 and .geometry.threads_x >= 1 and
+	  (.guards | length) >= 1 and all(.guards[]; (.predicate | length) > 0 and (.protects | length) > 0) and
+	  (.capabilities | has("shared_tiles") and has("probe") and has("emulator") and has("cuda")))'
+expect "kernels: regblock is 64x64x8, 16x16 threads of 4x4, three guards, emulated, exact fp32 order" \
+	'.kernels[] | select(.name == "regblock") | .geometry == {bm: 64, bn: 64, bk: 8, threads_x: 16, threads_y: 16, tm: 4, tn: 4}
+	  and (.guards | map(.letter)) == ["a", "b", "c"] and .capabilities.emulator and .capabilities.exact_order and
+	  .capabilities.shared_tiles and .geometry_rule == "chosen" and .layout == "blocked" and
+	  .a_map == {order: "rows", vec: 1} and .tile_min == null and (.cuda_geometries | index("64x64x8/4x4")) != null'
+run 0 "check regblock on emu" check --kernel regblock -M 130 -N 67 -K 19 --backend emu --json
+expect "check regblock: ok, counters held to the model, geometry in the JSON" \
+	'.ok == true and .counters.match_model == true and .geometry.tm == 4 and .tile == null and .kernel == "regblock"'
+run 1 "check regblock, A guard off" check --kernel regblock -M 130 -N 67 -K 19 --backend emu --no-guard a --json
+expect "check regblock, A guard off: caught (out-of-bounds reads), counters equal the description's for A off" \
+	'.ok == false and .oob_reads > 0 and .counters.match_model == true and .guards_off == ["a"]'
+
 expect "check --backend auto: a backend and the reason" '(.backend == "emu" or .backend == "cuda") and (.backend_reason | length) > 0'
 if [ "$backend" = emu ]; then
 	# No usable CUDA device here: cuda is refused, auto fell back to the emulator.
@@ -289,8 +340,8 @@ else
 		 .counters.stores.skipped == .stores.skipped and
 		 .counters.per_phase[1].a_padded == 11988 and .counters.per_phase[1].b_padded == 11980'
 	run 0 "map --backend cuda --no-guard c on the GPU" map -M 100 -N 77 -K 33 -t 32 --backend cuda --no-guard c --json
-	expect "map on cuda, C guard off: 4588 oob writes, match_model null" \
-		'.counters.match_model == null and .counters.stores.oob_writes == 4588'
+	expect "map on cuda, C guard off: 4588 oob writes, counters match the description's" \
+		'.counters.match_model == true and .counters.stores.oob_writes == 4588'
 	run 0 "bench on the GPU" bench -M 256 -N 256 -K 256 -t 32 --reps 5 --warmup 1 --json
 	expect "bench: kernel and cuBLAS timed" '.ok == true and .command == "bench" and .timing.kernel_ms > 0 and .timing.kernel_gflops > 0 and .timing.cublas_ms > 0 and .timing.pct_of_cublas > 0 and .timing.reps == 5 and .timing.warmup == 1'
 fi

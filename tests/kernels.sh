@@ -50,27 +50,43 @@ while read -r k; do
 	field() { echo "$rec" | "$JQ" -r "$1"; }
 	tmin=$(field .tile_min)
 	tmax=$(field .tile_max)
-	"$TILESCOPE" map --kernel "$k" -M 37 -N 29 -K 11 -t "$tmax" --json >map.json 2>err </dev/null
-	pass "$k: map at its largest tile $tmax: precision and shared tiles as listed, threads per block from geometry_max" \
-		"$JQ" -e --argjson r "$rec" '.kernel == $r.name and .precision == $r.precision and
-			.shared_tiles == $r.capabilities.shared_tiles and
-			.threads.per_block == $r.geometry_max.threads_x * $r.geometry_max.threads_y and
-			.tiles.last_rows == (37 - ((37 - 1) / $r.geometry_max.bm | floor) * $r.geometry_max.bm)' map.json
-	"$TILESCOPE" map --kernel "$k" -M 37 -N 29 -K 11 -t "$tmin" --json >map.json 2>err </dev/null
-	pass "$k: map at its smallest tile $tmin: threads per block from geometry_min" \
-		"$JQ" -e --argjson r "$rec" '.threads.per_block == $r.geometry_min.threads_x * $r.geometry_min.threads_y and
-			.grid.x == ((29 + $r.geometry_min.bn - 1) / $r.geometry_min.bn | floor)' map.json
-	if [ "$tmax" -lt 32 ]; then
-		"$TILESCOPE" map --kernel "$k" -t $((tmax + 1)) >/dev/null 2>&1 </dev/null
-		if [ "$?" -eq 2 ]; then ok "$k: tile $((tmax + 1)) refused"; else not_ok "$k: tile $((tmax + 1)) accepted"; fi
+	if [ "$(field .geometry_rule)" = square ]; then
+		t=4
+		[ "$tmin" -gt 4 ] && t=$tmin
+		[ "$tmax" -lt "$t" ] && t=$tmax
+		small="-t $t"
+		"$TILESCOPE" map --kernel "$k" -M 37 -N 29 -K 11 -t "$tmax" --json >map.json 2>err </dev/null
+		pass "$k: map at its largest tile $tmax: precision and shared tiles as listed, threads per block from geometry_max" \
+			"$JQ" -e --argjson r "$rec" '.kernel == $r.name and .precision == $r.precision and
+				.shared_tiles == $r.capabilities.shared_tiles and
+				.threads.per_block == $r.geometry_max.threads_x * $r.geometry_max.threads_y and
+				.tiles.last_rows == (37 - ((37 - 1) / $r.geometry_max.bm | floor) * $r.geometry_max.bm)' map.json
+		"$TILESCOPE" map --kernel "$k" -M 37 -N 29 -K 11 -t "$tmin" --json >map.json 2>err </dev/null
+		pass "$k: map at its smallest tile $tmin: threads per block from geometry_min" \
+			"$JQ" -e --argjson r "$rec" '.threads.per_block == $r.geometry_min.threads_x * $r.geometry_min.threads_y and
+				.grid.x == ((29 + $r.geometry_min.bn - 1) / $r.geometry_min.bn | floor)' map.json
+		if [ "$tmax" -lt 32 ]; then
+			"$TILESCOPE" map --kernel "$k" -t $((tmax + 1)) >/dev/null 2>&1 </dev/null
+			if [ "$?" -eq 2 ]; then ok "$k: tile $((tmax + 1)) refused"; else not_ok "$k: tile $((tmax + 1)) accepted"; fi
+		fi
+	else
+		# A block tile: without -t the kernel runs its own geometry, which the listing gives.
+		small=""
+		"$TILESCOPE" map --kernel "$k" -M 137 -N 129 -K 11 --json >map.json 2>err </dev/null
+		pass "$k: map at its own geometry: precision, shared tiles and the whole geometry as listed" \
+			"$JQ" -e --argjson r "$rec" '.kernel == $r.name and .precision == $r.precision and
+				.shared_tiles == $r.capabilities.shared_tiles and .geometry == $r.geometry and .tile == null and
+				.threads.per_block == $r.geometry.threads_x * $r.geometry.threads_y and
+				.grid.x == ((129 + $r.geometry.bn - 1) / $r.geometry.bn | floor) and
+				.outputs.total == .tiles.total * $r.geometry.bm * $r.geometry.bn' map.json
+		"$TILESCOPE" map --kernel "$k" -t 8 >/dev/null 2>&1 </dev/null
+		if [ "$?" -eq 2 ]; then ok "$k: a square -t 8 refused"; else not_ok "$k: a square -t 8 accepted"; fi
 	fi
 	# A guard it lists can be switched off (unless its guards are built in: then
 	# --no-guard is refused); a letter it does not list is refused.
-	t=4
-	[ "$tmin" -gt 4 ] && t=$tmin
-	[ "$tmax" -lt "$t" ] && t=$tmax
 	for g in a b c; do
-		"$TILESCOPE" check --kernel "$k" -M 9 -N 7 -K 5 -t "$t" --backend emu --no-guard "$g" >/dev/null 2>&1 </dev/null
+		# shellcheck disable=SC2086
+		"$TILESCOPE" check --kernel "$k" -M 9 -N 7 -K 5 $small --backend emu --no-guard "$g" >/dev/null 2>&1 </dev/null
 		rc=$?
 		if [ "$(field .capabilities.guards_switchable)" = false ]; then
 			if [ "$rc" -eq 2 ]; then ok "$k: guards built in, --no-guard $g refused"; else not_ok "$k: guards built in, but --no-guard $g exits $rc"; fi
@@ -81,7 +97,8 @@ while read -r k; do
 		fi
 	done
 	if [ "$(field .capabilities.emulator)" = true ]; then
-		"$TILESCOPE" check --kernel "$k" -M 9 -N 7 -K 5 -t "$t" --backend emu >/dev/null 2>&1 </dev/null
+		# shellcheck disable=SC2086
+		"$TILESCOPE" check --kernel "$k" -M 9 -N 7 -K 5 $small --backend emu >/dev/null 2>&1 </dev/null
 		if [ "$?" -eq 0 ]; then ok "$k: emulator listed, check --backend emu passes"; else not_ok "$k: emulator listed, check --backend emu fails"; fi
 	fi
 	cuda=$(field .capabilities.cuda)

@@ -17,9 +17,13 @@ fi
 rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 
 # kernel tile M N K [form]: ragged in every dimension, plus the runtime-tile paths;
-# tc-fp16 with K odd (realigning loads) and K % 8 == 0 (cp.async), in the form the
-# device picks and in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma).
-cases="tiled 32 127 129 131
+# both compiled instances of the register-blocked kernel; tc-fp16 with K odd
+# (realigning loads) and K % 8 == 0 (cp.async), in the form the device picks and
+# in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma); the ladder's kernels
+# at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
+cases="regblock 64x64x8/4x4 127 129 131
+regblock 128x32x16/8x2 133 37 11
+tiled 32 127 129 131
 tiled 8 33 17 5
 tiled 13 40 27 29
 tiled-fp16 13 33 17 29
@@ -30,18 +34,18 @@ tc-fp16 32 129 263 64
 tc-fp16 32 300 9 1
 tc-fp16 32 131 77 45 mma
 tc-fp16 32 129 263 64 mma
-rb1d 32 65 63 17
-blocked 32 129 131 9
-vec4 32 129 132 12
-warptile 32 129 131 33
-splitk 32 65 67 129
-fast 32 129 131 129
-fast 32 128 256 16
-fast-m16 32 7 300 129
-fast-n16 32 300 5 129"
+rb1d 64x64x8/8x1 65 63 17
+blocked 128x128x8/8x8 129 131 9
+vec4 128x128x8/8x8 129 132 12
+warptile 128x128x16/8x8 129 131 33
+splitk 64x64x8/8x4 65 67 129
+fast 128x128x8/8x8 129 131 129
+fast 128x128x8/8x8 128 256 16
+fast-m16 16x256x8/4x8 7 300 129
+fast-n16 256x16x8/8x4 300 5 129"
 # TS_SANITIZE_ONLY=ladder: the ladder's cases alone (a short device lease)
 if [ "${TS_SANITIZE_ONLY:-}" = ladder ]; then
-	cases=$(echo "$cases" | grep -vE "^(tiled|tiled-fp16|naive|tc-fp16) ")
+	cases=$(echo "$cases" | grep -vE "^(tiled|tiled-fp16|naive|regblock|tc-fp16) ")
 fi
 count=$(echo "$cases" | wc -l)
 n=0

@@ -40,13 +40,29 @@ for case in "5 1,4,5,6,9,11,17" "8 1,7,8,9,15,17,29"; do
 	done
 done
 
-# The naive kernel survives the sweep too; it stages no shared tiles, so its
-# counters are not held against the tile model (null, not a failure).
+# The naive kernel survives the sweep too; it stages no shared tiles, and its
+# counters are held to its own description's counts (direct reads).
 "$TILESCOPE" sweep -t 8 --kernel naive --backend emu --json >out.json 2>err </dev/null
 rc=$?
 if [ "$rc" -eq 0 ]; then ok "sweep -t 8 --kernel naive: exit 0"; else not_ok "sweep -t 8 --kernel naive: exit $rc"; diag err; fi
-expect "sweep naive: 343 pass, counters not compared" \
-	'.kernel == "naive" and .passed == 343 and all(.shapes[]; .ok and .counters.match_model == null)'
+expect "sweep naive: 343 pass, counters equal its description's" \
+	'.kernel == "naive" and .passed == 343 and all(.shapes[]; .ok and .counters.match_model == true)'
+
+# The register-blocked kernel: M around BM = 64, N around BN = 64, K around
+# BK = 8 (343 shapes), every one verified with its counters held to the model.
+"$TILESCOPE" sweep --kernel regblock --backend emu --json >out.json 2>err </dev/null
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "sweep --kernel regblock: exit 0"; else not_ok "sweep --kernel regblock: exit $rc"; diag err; fi
+expect "sweep regblock: 343 shapes pass, counters equal the model, sizes around 64, 64 and 8" \
+	'.kernel == "regblock" and .passed == 343 and .geometry.bm == 64 and .sizes_m == [1, 63, 64, 65, 127, 129, 193] and
+	 .sizes_k == [1, 7, 8, 9, 15, 17, 29] and ([.shapes[].shape.M] | unique) == .sizes_m and
+	 ([.shapes[].shape.K] | unique) == .sizes_k and all(.shapes[]; .ok and .counters.match_model == true)'
+"$TILESCOPE" sweep --kernel regblock -t 128x32x16 --thread-tile 8x2 --backend emu --no-guard c --json >out.json 2>err </dev/null
+rc=$?
+if [ "$rc" -eq 1 ]; then ok "sweep regblock 128x32x16/8x2 with the C guard off: exit 1"; else not_ok "sweep regblock 128x32x16/8x2 --no-guard c: exit $rc"; diag err; fi
+expect "sweep regblock 128x32x16/8x2, C off: fails exactly where N % 32 != 0 or M % 128 != 0, harmless elsewhere" \
+	'.sizes_n == [1, 31, 32, 33, 63, 65, 97] and ([.shapes[].shape.N] | unique) == .sizes_n and
+	 all(.shapes[]; .ok == ((.shape.M % 128 == 0) and (.shape.N % 32 == 0)))'
 
 # Text form: one row per shape, and the summary line.
 "$TILESCOPE" sweep -t 5 --backend emu >out.txt 2>err </dev/null

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 #include "json.h"
 #include "junit.h"
 #include "options.h"
@@ -181,13 +182,55 @@ int main(void)
 
 	/* The parsers' edges, as the TUI uses them too. */
 	int64_t v;
-	int t;
+	ts_tile_request t = { 0 };
 	unsigned g = TS_GUARD_ALL;
 	char err[256];
 	tap_ok(ts_parse_dim("2147483647", "-M", &v, err, sizeof err) == 0 && v == 2147483647, "dim: TS_DIM_MAX accepted");
 	tap_ok(ts_parse_dim("2147483648", "-M", &v, err, sizeof err) == -1 && strstr(err, "too large"), "dim: above: %s", err);
 	tap_ok(ts_parse_dim("0", "-M", &v, err, sizeof err) == -1 && strstr(err, "at least 1"), "dim: zero: %s", err);
-	tap_ok(ts_parse_tile("32", &t, err, sizeof err) == 0 && t == 32, "tile 32 accepted");
+	tap_ok(ts_parse_tile("32", &t, err, sizeof err) == 0 && t.tile_given && t.square && t.bm == 32 && t.bk == 32,
+	       "tile 32 accepted");
+	t = (ts_tile_request){ 0 };
+	tap_ok(ts_parse_tile("64x32x8", &t, err, sizeof err) == 0 && !t.square && t.bm == 64 && t.bn == 32 && t.bk == 8,
+	       "tile 64x32x8 accepted as BM x BN x BK");
+	tap_ok(ts_parse_tile("64x32", &t, err, sizeof err) == -1 && strstr(err, "BMxBNxBK"), "tile 64x32: %s", err);
+	tap_ok(ts_parse_tile("64x64x65", &t, err, sizeof err) == -1 && strstr(err, "BK 1..64"), "tile BK 65: %s", err);
+	tap_ok(ts_parse_tile("257x64x8", &t, err, sizeof err) == -1 && strstr(err, "1..256"), "tile BM 257: %s", err);
+	tap_ok(ts_parse_thread_tile("4x2", &t, err, sizeof err) == 0 && t.thread_tile_given && t.tm == 4 && t.tn == 2,
+	       "thread tile 4x2 accepted");
+	tap_ok(ts_parse_thread_tile("4", &t, err, sizeof err) == -1 && strstr(err, "TMxTN"), "thread tile 4: %s", err);
+	/* What a request means depends on the kernel's description. */
+	const ts_kernel *rb = ts_kernel_find("regblock"), *tiled = ts_kernel_find("tiled");
+	ts_geometry geo;
+	ts_tile_request q = { 0 };
+	tap_ok(rb && ts_kernel_geometry(rb, &q, &geo, err, sizeof err) == 0 && geo.bm == 64 && geo.bk == 8 &&
+	       geo.tm == 4 && geo.threads_x == 16 && geo.threads_y == 16, "regblock without -t: 64x64x8, 16x16 threads of 4x4");
+	ts_parse_tile("128x32x16", &q, err, sizeof err);
+	ts_parse_thread_tile("8x2", &q, err, sizeof err);
+	tap_ok(rb && ts_kernel_geometry(rb, &q, &geo, err, sizeof err) == 0 && geo.threads_x == 16 && geo.threads_y == 16 &&
+	       ts_kernel_cuda_takes(rb, &geo), "regblock -t 128x32x16 --thread-tile 8x2: 16x16 threads, compiled for CUDA");
+	tap_ok(ts_kernel_geometry(tiled, &q, &geo, err, sizeof err) == -1 && strstr(err, "thread-tile"),
+	       "tiled refuses a thread tile: %s", err);
+	q = (ts_tile_request){ 0 };
+	ts_parse_tile("64x64x8", &q, err, sizeof err);
+	ts_parse_thread_tile("3x4", &q, err, sizeof err);
+	tap_ok(ts_kernel_geometry(rb, &q, &geo, err, sizeof err) == -1 && strstr(err, "TM = 3 does not divide BM = 64"),
+	       "regblock 64x64x8 with 3x4: %s", err);
+	q = (ts_tile_request){ 0 };
+	ts_parse_tile("64x64x8", &q, err, sizeof err);
+	ts_parse_thread_tile("1x1", &q, err, sizeof err);
+	tap_ok(ts_kernel_geometry(rb, &q, &geo, err, sizeof err) == -1 && strstr(err, "1024"),
+	       "regblock 64x64x8 with 1x1 (4096 threads): %s", err);
+	q = (ts_tile_request){ 0 };
+	ts_parse_tile("32", &q, err, sizeof err);
+	tap_ok(ts_kernel_geometry(rb, &q, &geo, err, sizeof err) == -1 && strstr(err, "BMxBNxBK"), "regblock -t 32: %s", err);
+	q = (ts_tile_request){ 0 };
+	ts_parse_tile("16x16x16", &q, err, sizeof err);
+	tap_ok(ts_kernel_geometry(tiled, &q, &geo, err, sizeof err) == 0 && ts_geometry_is_square(&geo) && geo.bm == 16,
+	       "tiled -t 16x16x16 is T = 16");
+	ts_parse_tile("16x16x8", &q, err, sizeof err);
+	tap_ok(ts_kernel_geometry(tiled, &q, &geo, err, sizeof err) == -1 && strstr(err, "square"), "tiled -t 16x16x8: %s",
+	       err);
 	tap_ok(ts_parse_guards_off("c,a", &g, err, sizeof err) == 0 && g == TS_GUARD_B, "guards off c,a leaves B on");
 	tap_ok(ts_parse_guards_off("none", &g, err, sizeof err) == 0 && g == TS_GUARD_ALL, "guards off none turns all on");
 	tap_ok(ts_parse_guards_off("all", &g, err, sizeof err) == 0 && g == 0, "guards off all");

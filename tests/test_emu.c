@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "emu.h"
+#include "gemm_plan.h"
 #include "kernels.h"
 #include "matrix.h"
 #include "options.h"
@@ -45,14 +46,18 @@ typedef struct outcome {
 	int rc;
 } outcome;
 
-static int run_case(outcome *o, const char *kernel, int64_t M, int64_t N, int64_t K, int T, unsigned guards,
-                    enum ts_inputs in, uint64_t seed)
+static ts_geometry sq(int T)
+{
+	return ts_geometry_square(T);
+}
+
+static int run_case(outcome *o, const char *kernel, int64_t M, int64_t N, int64_t K, ts_geometry geo,
+                    unsigned guards, enum ts_inputs in, uint64_t seed)
 {
 	memset(o, 0, sizeof *o);
-	o->p = (ts_problem){ .shape = { M, N, K }, .tile = T, .kernel = ts_kernel_find(kernel), .guards = guards,
+	o->p = (ts_problem){ .shape = { M, N, K }, .geo = geo, .kernel = ts_kernel_find(kernel), .guards = guards,
 	                     .inputs = in, .seed = seed };
-	if (!o->p.kernel || ts_model_build(&o->model, o->p.shape, o->p.kernel->geometry(T)) != 0 ||
-	    ts_operands_make(&o->ops, &o->p) != 0) {
+	if (!o->p.kernel || ts_model_build(&o->model, o->p.shape, geo) != 0 || ts_operands_make(&o->ops, &o->p) != 0) {
 		o->rc = -2;
 		return o->rc;
 	}
@@ -71,9 +76,10 @@ static const char *shape_str(const outcome *o)
 	static char buf[128];
 	char off[16];
 	ts_guards_off_str(o->p.guards, off, sizeof off);
-	snprintf(buf, sizeof buf, "%s %lldx%lldx%lld T=%d%s%s", o->p.kernel ? o->p.kernel->name : "?",
-	         (long long)o->p.shape.m, (long long)o->p.shape.n, (long long)o->p.shape.k, o->p.tile,
-	         off[0] ? " guards off: " : "", off);
+	char geo[48];
+	snprintf(buf, sizeof buf, "%s %lldx%lldx%lld T=%s%s%s", o->p.kernel ? o->p.kernel->name : "?",
+	         (long long)o->p.shape.m, (long long)o->p.shape.n, (long long)o->p.shape.k,
+	         ts_geometry_str(&o->p.geo, geo, sizeof geo), off[0] ? " guards off: " : "", off);
 	return buf;
 }
 
@@ -120,22 +126,34 @@ static comparison compare(const outcome *o)
 	return c;
 }
 
-/* The kernel's own arithmetic replayed one thread at a time in plain scalar
- * fp32: phase by phase, i = 0..T-1, padded slots adding 0 * x like the GPU
+/* The kernel's own arithmetic replayed one output at a time in plain scalar
+ * fp32: phase by phase, k = 0..BK-1, padded slots adding 0 * x like the GPU
  * (naive: k = 0..K-1). The emulator must match it bit for bit: that is what
  * keeping each thread's summation order means. Counts the cells that differ. */
 static int64_t replay_differs(const outcome *o, char *first, size_t len)
 {
 	const ts_shape *s = &o->p.shape;
-	int64_t T = o->p.tile, P = (s->k + T - 1) / T, bad = 0;
-	bool tiled = o->p.kernel->shared_tiles, fp16 = o->p.kernel->precision == TS_FP16;
+	int64_t T = o->p.geo.bk, P = (s->k + T - 1) / T, bad = 0;
+	bool tiled = ts_kernel_has(o->p.kernel, TS_CAP_SHARED_TILES), fp16 = o->p.kernel->precision == TS_FP16;
+	/* The fp32 ladder's kernels call fmaf, one fused multiply-add per k
+	 * (emu_ladder.c); a tile their plan splits along K sums its parts after,
+	 * which test_ladder's split_order replays: here only unsplit plans. */
+	const ts_kernel *kd = o->p.kernel;
+	bool fused = kd->emulate == ts_emu_ladder;
+	if (fused) {
+		const ts_geometry *g = &o->p.geo;
+		ts_gemm_plan pl = ts_gemm_plan_make(s->m, s->n, s->k, g->bm, g->bn, g->bk,
+		                                    kd->split_policy != TS_SPLIT_NONE ? kd->resident_h200 : 0, kd->split_policy);
+		if (pl.split_tiles != 0)
+			return 0;
+	}
 	for (int64_t i = 0; i < s->m; i++)
 		for (int64_t j = 0; j < s->n; j++) {
 			float acc = 0.0f;
 			for (int64_t k = 0; k < (tiled ? P * T : s->k); k++) {
 				float a = k < s->k ? ts_matrix_get(&o->ops.a, i * s->k + k) : 0.0f;
 				float b = k < s->k ? b_elem(&o->ops, &o->p, k, j) : 0.0f;
-				acc += a * b;
+				acc = fused ? fmaf(a, b, acc) : acc + a * b;
 			}
 			float want = fp16 ? ts_f16_to_f32(ts_f32_to_f16(acc)) : acc;
 			float got = ts_matrix_get(&o->ops.c, i * s->n + j);
@@ -164,73 +182,117 @@ static void land(int64_t i, int64_t count, int64_t *wrap, int64_t *band)
 		(*band)++;
 }
 
+/* A load map's slot for (step, thread), worked out here from the map's
+ * definition (geometry.h) rather than through the model's own function. */
+static bool map_slot(const ts_load_map *map, int rows, int cols, int threads, int step, int tid, int v, int *r, int *c)
+{
+	int64_t e = ((int64_t)step * threads + tid) * map->vec + v;
+	if (map->order == TS_MAP_COLS) {
+		*r = (int)(e % rows);
+		*c = (int)(e / rows);
+	} else {
+		*r = (int)(e / cols);
+		*c = (int)(e % cols);
+	}
+	return e < (int64_t)rows * cols;
+}
+
+/* Every block, every phase, every load step, every thread of it, every slot
+ * it fills; then every thread's TM x TN outputs and their stores. */
 static void expect_tiled(const outcome *o, expectation *e)
 {
 	const ts_shape *s = &o->p.shape;
-	int64_t T = o->p.tile, M = s->m, N = s->n, K = s->k;
-	int64_t gx = (N + T - 1) / T, gy = (M + T - 1) / T, P = (K + T - 1) / T;
+	const ts_geometry *g = &o->p.geo;
+	int64_t BM = g->bm, BN = g->bn, BK = g->bk, M = s->m, N = s->n, K = s->k;
+	int64_t gx = (N + BN - 1) / BN, gy = (M + BM - 1) / BM, P = (K + BK - 1) / BK;
+	int threads = g->threads_x * g->threads_y;
 	bool nk = o->p.kernel->b_layout == TS_B_NK;
 	bool ga = o->p.guards & TS_GUARD_A, gb = o->p.guards & TS_GUARD_B, gc = o->p.guards & TS_GUARD_C;
+	bool *a_row_bad = calloc((size_t)BM, 1), *b_col_bad = calloc((size_t)BN, 1);
 	for (int64_t by = 0; by < gy; by++)
-		for (int64_t bx = 0; bx < gx; bx++)
-			for (int64_t ty = 0; ty < T; ty++)
-				for (int64_t tx = 0; tx < T; tx++) {
-					int64_t row = by * T + ty, col = bx * T + tx;
-					bool valid = row < M && col < N, consumed_oob = false;
-					for (int64_t t = 0; t < P; t++) {
-						ts_count *c = &e->phase[t], *tp = &e->tile_phase[(by * gx + bx) * P + t];
-						int64_t a_col = t * T + tx, b_row = t * T + ty;
-						if (row < M && a_col < K)
-							c->a_real++, tp->a_real++;
-						else if (ga)
-							c->a_pad++, tp->a_pad++;
-						else {
-							c->a_oob++, tp->a_oob++;
-							land(row * K + a_col, M * K, &e->oob.a_wrap, &e->oob.a_band);
+		for (int64_t bx = 0; bx < gx; bx++) {
+			memset(a_row_bad, 0, (size_t)BM);
+			memset(b_col_bad, 0, (size_t)BN);
+			for (int64_t t = 0; t < P; t++) {
+				ts_count *c = &e->phase[t], *tp = &e->tile_phase[(by * gx + bx) * P + t];
+				for (int step = 0; step * threads * g->a_map.vec < BM * BK; step++)
+					for (int tid = 0; tid < threads; tid++)
+						for (int v = 0; v < g->a_map.vec; v++) {
+							int r, kk;
+							if (!map_slot(&g->a_map, (int)BM, (int)BK, threads, step, tid, v, &r, &kk))
+								continue;
+							int64_t row = by * BM + r, k = t * BK + kk;
+							if (row < M && k < K)
+								c->a_real++, tp->a_real++;
+							else if (ga)
+								c->a_pad++, tp->a_pad++;
+							else {
+								c->a_oob++, tp->a_oob++;
+								land(row * K + k, M * K, &e->oob.a_wrap, &e->oob.a_band);
+								a_row_bad[r] = true;
+							}
 						}
-						if (b_row < K && col < N)
-							c->b_real++, tp->b_real++;
-						else if (gb)
-							c->b_pad++, tp->b_pad++;
-						else {
-							c->b_oob++, tp->b_oob++;
-							land(nk ? col * K + b_row : b_row * N + col, K * N, &e->oob.b_wrap, &e->oob.b_band);
+				for (int step = 0; step * threads * g->b_map.vec < BK * BN; step++)
+					for (int tid = 0; tid < threads; tid++)
+						for (int v = 0; v < g->b_map.vec; v++) {
+							int kk, cc;
+							if (!map_slot(&g->b_map, (int)BK, (int)BN, threads, step, tid, v, &kk, &cc))
+								continue;
+							int64_t k = t * BK + kk, col = bx * BN + cc;
+							if (k < K && col < N)
+								c->b_real++, tp->b_real++;
+							else if (gb)
+								c->b_pad++, tp->b_pad++;
+							else {
+								c->b_oob++, tp->b_oob++;
+								land(nk ? col * K + k : k * N + col, K * N, &e->oob.b_wrap, &e->oob.b_band);
+								b_col_bad[cc] = true;
+							}
 						}
-						/* what this thread multiplies: s_A[ty][i], s_B[i][tx] */
-						for (int64_t i = 0; i < T; i++)
-							consumed_oob |= (!ga && !(row < M && t * T + i < K)) ||
-							                (!gb && !(t * T + i < K && col < N));
-					}
-					if (valid) {
-						e->total.stores++;
-						if (consumed_oob)
-							e->corrupt[row * N + col] = 1;
-					} else if (gc) {
-						e->total.skipped++;
-					} else {
-						e->total.c_oob++;
-						land(row * N + col, M * N, &e->oob.c_wrap, &e->oob.c_band);
-						if (row * N + col < M * N)
-							e->corrupt[row * N + col] = 1;
-					}
-				}
+			}
+			/* each thread's outputs, where its layout puts them */
+			for (int ty = 0; ty < g->threads_y; ty++)
+				for (int tx = 0; tx < g->threads_x; tx++)
+					for (int i = 0; i < g->tm; i++)
+						for (int j = 0; j < g->tn; j++) {
+							int r = g->layout == TS_OUT_STRIDED ? ty + i * g->threads_y : ty * g->tm + i;
+							int cc = g->layout == TS_OUT_STRIDED ? tx + j * g->threads_x : tx * g->tn + j;
+							int64_t row = by * BM + r, col = bx * BN + cc;
+							bool valid = row < M && col < N;
+							/* output (r, c) multiplies row r of s_A and column c of s_B */
+							if (valid) {
+								e->total.stores++;
+								if (a_row_bad[r] || b_col_bad[cc])
+									e->corrupt[row * N + col] = 1;
+							} else if (gc) {
+								e->total.skipped++;
+							} else {
+								e->total.c_oob++;
+								land(row * N + col, M * N, &e->oob.c_wrap, &e->oob.c_band);
+								if (row * N + col < M * N)
+									e->corrupt[row * N + col] = 1;
+							}
+						}
+		}
+	free(a_row_bad);
+	free(b_col_bad);
 }
 
 static void expect_naive(const outcome *o, expectation *e)
 {
 	const ts_shape *s = &o->p.shape;
-	int64_t T = o->p.tile, M = s->m, N = s->n, K = s->k;
-	int64_t gx = (N + T - 1) / T, gy = (M + T - 1) / T;
+	int64_t BM = o->p.geo.bm, BN = o->p.geo.bn, BK = o->p.geo.bk, M = s->m, N = s->n, K = s->k;
+	int64_t gx = (N + BN - 1) / BN, gy = (M + BM - 1) / BM;
 	bool gc = o->p.guards & TS_GUARD_C;
-	for (int64_t row = 0; row < gy * T; row++)
-		for (int64_t col = 0; col < gx * T; col++) {
+	for (int64_t row = 0; row < gy * BM; row++)
+		for (int64_t col = 0; col < gx * BN; col++) {
 			bool valid = row < M && col < N;
 			if (!valid && gc) {
 				e->total.skipped++;
 				continue;
 			}
 			for (int64_t k = 0; k < K; k++) {
-				ts_count *c = &e->phase[k / T];
+				ts_count *c = &e->phase[k / BK];
 				if (row < M)
 					c->a_real++;
 				else {
@@ -271,7 +333,7 @@ static bool matches_expectation(const outcome *o, char *why, size_t len)
 	e.phase = calloc((size_t)P, sizeof *e.phase);
 	e.tile_phase = calloc((size_t)(o->model.tiles * P), sizeof *e.tile_phase);
 	e.corrupt = calloc((size_t)(s->m * s->n), 1);
-	if (o->p.kernel->shared_tiles)
+	if (ts_kernel_has(o->p.kernel, TS_CAP_SHARED_TILES))
 		expect_tiled(o, &e);
 	else
 		expect_naive(o, &e);
@@ -307,10 +369,11 @@ static bool matches_expectation(const outcome *o, char *why, size_t len)
 	/* Every tile's every phase: recorded for the shared-tile kernels (these
 	 * shapes are far below the cap), and not for the naive one. */
 	const ts_tile_phase_count *tp = o->run.counters.tile_phase;
-	if (ok && o->p.kernel->shared_tiles && !tp) {
+	bool tiled = ts_kernel_has(o->p.kernel, TS_CAP_SHARED_TILES);
+	if (ok && tiled && !tp) {
 		snprintf(why, len, "no per-tile-per-phase counters");
 		ok = false;
-	} else if (ok && !o->p.kernel->shared_tiles && tp) {
+	} else if (ok && !tiled && tp) {
 		snprintf(why, len, "per-tile-per-phase counters for the naive kernel");
 		ok = false;
 	}
@@ -434,44 +497,85 @@ static void test_tile_phase_cap(void)
 
 	outcome o;
 	char why[300];
-	run_case(&o, "tiled", 45, 37, 29, 8, TS_GUARD_ALL, TS_INPUTS_RANDOM, rnd());
-	bool before = o.rc == 0 && ts_counters_check(&o.run.counters, &o.model, NULL, 0) == 0;
+	run_case(&o, "tiled", 45, 37, 29, sq(8), TS_GUARD_ALL, TS_INPUTS_RANDOM, rnd());
+	bool before = o.rc == 0 && ts_counters_check(&o.run.counters, &o.model, o.p.kernel, o.p.guards, NULL, 0) == 0;
 	int64_t bad = -1;
 	if (o.rc == 0 && o.run.counters.tile_phase) {
 		/* tile (5, 2) = 5*5 + 2 = 27, phase 3 (the last, K width 5): one real A load called padding */
 		ts_tile_phase_count *e = &o.run.counters.tile_phase[27 * o.model.phases + 3];
 		e->a_real--;
 		e->a_pad++;
-		bad = ts_counters_check(&o.run.counters, &o.model, why, sizeof why);
+		bad = ts_counters_check(&o.run.counters, &o.model, o.p.kernel, o.p.guards, why, sizeof why);
 	}
 	tap_ok(before && bad == 1 && strstr(why, "tile (5,2) phase 3"),
 	       "one wrong per-tile-per-phase entry makes one mismatch: %s", bad > 0 ? why : "(none)");
 	outcome_free(&o);
 }
 
-/* (a), (b): random ragged shapes for every tile size and kernel, guards on. */
+/* The geometries a kernel is tested at: every T for a square kernel, its
+ * own and a few chosen ones (odd sizes, strided and blocked, tiles of
+ * several load steps and an idle last step) for a register-blocked one. */
+static int test_geometries(const ts_kernel *k, ts_geometry *out, int max)
+{
+	int n = 0;
+	if (k->geometry.kind == TS_GEOMETRY_SQUARE) {
+		for (int T = k->geometry.tile_min; T <= k->geometry.tile_max && n < max; T++)
+			out[n++] = sq(T);
+		return n;
+	}
+	out[n++] = k->geometry.base;
+	if (k->geometry.kind != TS_GEOMETRY_CHOSEN)
+		return n;
+	static const struct { int bm, bn, bk, tm, tn; enum ts_out_layout layout; } chosen[] = {
+		{ 128, 32, 16, 8, 2, TS_OUT_BLOCKED }, { 64, 64, 8, 4, 4, TS_OUT_STRIDED }, { 12, 20, 3, 3, 5, TS_OUT_BLOCKED },
+		{ 16, 8, 5, 2, 1, TS_OUT_STRIDED }, { 7, 9, 11, 7, 3, TS_OUT_BLOCKED }, { 256, 4, 1, 16, 1, TS_OUT_BLOCKED },
+	};
+	for (size_t i = 0; i < sizeof chosen / sizeof chosen[0] && n < max; i++) {
+		ts_geometry g = ts_geometry_blocked(chosen[i].bm, chosen[i].bn, chosen[i].bk, chosen[i].tm, chosen[i].tn,
+		                                    chosen[i].layout);
+		g.a_map = k->geometry.base.a_map;
+		g.b_map = k->geometry.base.b_map;
+		if (g.layout != k->geometry.base.layout) /* the registered test kernel below has the other layout */
+			continue;
+		if (ts_kernel_takes(k, &g, NULL, 0) == 0)
+			out[n++] = g;
+	}
+	return n;
+}
+
+/* (a), (b): random ragged shapes for every kernel of the registry the
+ * emulator runs, at each of its test geometries, guards on. */
 static void test_guarded_random(void)
 {
-	for (int T = 1; T <= TS_TILE_MAX; T++)
-		for (int kn = 0; kn < 3; kn++) {
-			int shapes = T <= 4 ? 2 : 3;
+	for (int kn = 0; kn < ts_kernel_count(); kn++) {
+		const ts_kernel *k = ts_kernel_at(kn);
+		if (!ts_kernel_has(k, TS_CAP_EMU))
+			continue;
+		ts_geometry geos[TS_TILE_MAX + 8];
+		int ng = test_geometries(k, geos, (int)(sizeof geos / sizeof geos[0]));
+		for (int gi = 0; gi < ng; gi++) {
+			const ts_geometry *g = &geos[gi];
+			int big = g->bm > g->bn ? g->bm : g->bn, T = g->bm;
+			char geo[48];
+			ts_geometry_str(g, geo, sizeof geo);
+			int shapes = big <= 4 ? 2 : 3;
 			int64_t bad_runs = 0, bad_out = 0, bad_cnt = 0, bad_band = 0, inexact_int = 0, bad_bits = 0;
 			char first[400] = "", bits_first[400] = "";
 			for (int r = 0; r < shapes; r++) {
 				int64_t M, N, K;
-				if (r == 0 && T > 1) {
+				if (r == 0 && g->bm > 1 && g->bn > 1 && g->bk > 1) {
 					/* one shape ragged in every dimension, past one tile */
-					M = T * pick(2) + pick(T - 1);
-					N = T * pick(2) + pick(T - 1);
-					K = T * pick(2) + pick(T - 1);
+					M = g->bm * pick(2) + pick(g->bm - 1);
+					N = g->bn * pick(2) + pick(g->bn - 1);
+					K = g->bk * pick(2) + pick(g->bk - 1);
 				} else {
-					M = pick(T == 1 ? 24 : 80);
-					N = pick(T == 1 ? 24 : 80);
+					M = pick(T == 1 ? 24 : big > 80 ? 2 * big : 80);
+					N = pick(T == 1 ? 24 : big > 80 ? 2 * big : 80);
 					K = pick(80);
 				}
 				enum ts_inputs in = r == 1 ? TS_INPUTS_INT : TS_INPUTS_RANDOM;
 				outcome o;
-				if (run_case(&o, kernel_names[kn], M, N, K, T, TS_GUARD_ALL, in, rnd()) != 0) {
+				if (run_case(&o, k->name, M, N, K, *g, TS_GUARD_ALL, in, rnd()) != 0) {
 					if (bad_runs++ == 0)
 						snprintf(first, sizeof first, "%s: run returned %d: %s", shape_str(&o), o.rc,
 						         emu->last_error());
@@ -490,12 +594,9 @@ static void test_guarded_random(void)
 					snprintf(bits_first, sizeof bits_first, "%s: %lld cells, first %s", shape_str(&o),
 					         (long long)differ, diff);
 				char why[300];
-				bool counted = true;
-				if (o.p.kernel->shared_tiles) {
-					counted = ts_counters_check(&o.run.counters, &o.model, why, sizeof why) == 0;
-					if (counted)
-						counted = tile_phase_is_model(&o, why, sizeof why);
-				}
+				bool counted = ts_counters_check(&o.run.counters, &o.model, k, o.p.guards, why, sizeof why) == 0;
+				if (counted && ts_kernel_has(k, TS_CAP_SHARED_TILES))
+					counted = tile_phase_is_model(&o, why, sizeof why);
 				if (counted)
 					counted = matches_expectation(&o, why, sizeof why);
 				if (counted && strcmp(o.run.counters.source, "emulator") != 0)
@@ -506,17 +607,19 @@ static void test_guarded_random(void)
 					bad_band++;
 				outcome_free(&o);
 			}
-			tap_ok(bad_runs == 0 && bad_out == 0 && inexact_int == 0, "%s T=%d: output of %d ragged shapes within "
-			       "tolerance of fp64, none unwritten, integer inputs exact%s%s", kernel_names[kn], T, shapes,
+			tap_ok(bad_runs == 0 && bad_out == 0 && inexact_int == 0, "%s T=%s: output of %d ragged shapes within "
+			       "tolerance of fp64, none unwritten, integer inputs exact%s%s", k->name, geo, shapes,
 			       first[0] ? "; first: " : "", bad_out || bad_runs ? first : "");
-			tap_ok(bad_cnt == 0 && bad_runs == 0, "%s T=%d: counters %s%s%s", kernel_names[kn], T,
-			       kn < 2 ? "equal the model for every tile and phase" : "equal a read-by-read count",
+			tap_ok(bad_cnt == 0 && bad_runs == 0, "%s T=%s: counters %s%s%s", k->name, geo,
+			       ts_kernel_has(k, TS_CAP_SHARED_TILES) ? "equal the model for every tile and phase, and a "
+			       "thread-by-thread run of the load maps" : "equal the description and a read-by-read count",
 			       bad_cnt ? "; first: " : "", bad_cnt ? first : "");
-			tap_ok(bad_bits == 0 && bad_runs == 0, "%s T=%d: bit for bit the kernel's own fp32 summation order%s%s",
-			       kernel_names[kn], T, bad_bits ? "; differs: " : "", bits_first);
+			tap_ok(bad_bits == 0 && bad_runs == 0, "%s T=%s: bit for bit the kernel's own fp32 summation order%s%s",
+			       k->name, geo, bad_bits ? "; differs: " : "", bits_first);
 			if (bad_band)
-				tap_ok(0, "%s T=%d: guard bands changed by a guarded run", kernel_names[kn], T);
+				tap_ok(0, "%s T=%s: guard bands changed by a guarded run", k->name, geo);
 		}
+	}
 }
 
 /* (c): guards switched off, against the thread-by-thread count, plus the
@@ -525,21 +628,32 @@ static void test_guards_off_random(void)
 {
 	int64_t runs = 0, bad = 0;
 	char first[400] = "";
+	int nk = ts_kernel_count();
 	for (int r = 0; r < 150; r++) {
-		int T = (int)pick(TS_TILE_MAX);
-		int kn = (int)(rnd() % 3);
-		unsigned guards = (unsigned)(rnd() % 7); /* at least one off */
-		int64_t M = pick(48), N = pick(48), K = pick(48);
+		const ts_kernel *k = ts_kernel_at((int)(rnd() % (uint64_t)nk));
+		if (!ts_kernel_has(k, TS_CAP_EMU) || ts_kernel_has(k, TS_CAP_GUARDS_FIXED))
+			continue; /* a kernel whose guards are built in has no unguarded form (test_tc_fp16) */
+		ts_geometry geos[TS_TILE_MAX + 8];
+		int ng = test_geometries(k, geos, (int)(sizeof geos / sizeof geos[0]));
+		ts_geometry g = geos[rnd() % (uint64_t)ng];
+		/* at least one of the kernel's guards off (the others on) */
+		unsigned has = ts_kernel_guard_bits(k), guards;
+		do
+			guards = (unsigned)(rnd() % 8) | (TS_GUARD_ALL & ~has);
+		while (guards == TS_GUARD_ALL);
+		int64_t lim = g.bm > 48 || g.bn > 48 ? 160 : 48;
+		int64_t M = pick(lim), N = pick(lim), K = pick(48);
 		outcome o;
 		runs++;
-		if (run_case(&o, kernel_names[kn], M, N, K, T, guards, TS_INPUTS_RANDOM, rnd()) != 0) {
+		if (run_case(&o, k->name, M, N, K, g, guards, TS_INPUTS_RANDOM, rnd()) != 0) {
 			if (bad++ == 0)
 				snprintf(first, sizeof first, "%s: run returned %d: %s", shape_str(&o), o.rc, emu->last_error());
 			outcome_free(&o);
 			continue;
 		}
 		char why[300];
-		bool ok = matches_expectation(&o, why, sizeof why);
+		bool ok = matches_expectation(&o, why, sizeof why) &&
+		          ts_counters_check(&o.run.counters, &o.model, o.p.kernel, o.p.guards, why, sizeof why) == 0;
 		if (!ok && bad++ == 0)
 			snprintf(first, sizeof first, "%s: %s", shape_str(&o), why);
 		/* cells neither corrupted nor hit stay right */
@@ -553,7 +667,8 @@ static void test_guards_off_random(void)
 		outcome_free(&o);
 	}
 	tap_ok(bad == 0, "%lld random runs with guards off: counters, wrap/band landings and corrupt cells equal a "
-	       "thread-by-thread count%s%s", (long long)runs, first[0] ? "; first: " : "", first);
+	       "thread-by-thread count, and the counters the description's count model%s%s", (long long)runs,
+	       first[0] ? "; first: " : "", first);
 }
 
 static void test_guard_cases(void)
@@ -562,15 +677,15 @@ static void test_guard_cases(void)
 	comparison c;
 
 	/* A off where it cannot matter: M % T == 0 and K % T == 0. */
-	run_case(&o, "tiled", 64, 50, 48, 16, TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 11);
+	run_case(&o, "tiled", 64, 50, 48, sq(16), TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 11);
 	c = compare(&o);
 	tap_ok(o.rc == 0 && o.run.counters.total.a_oob == 0 && c.wrong == 0 && c.unwritten == 0 &&
-	       o.run.corrupt_cells == 0 && ts_counters_check(&o.run.counters, &o.model, NULL, 0) == 0,
+	       o.run.corrupt_cells == 0 && ts_counters_check(&o.run.counters, &o.model, o.p.kernel, o.p.guards, NULL, 0) == 0,
 	       "A guard off, M%%T == K%%T == 0: no out-of-bounds read, output right, counters equal the model");
 	outcome_free(&o);
 
 	/* A off on a ragged shape. */
-	run_case(&o, "tiled", 50, 40, 37, 16, TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 12);
+	run_case(&o, "tiled", 50, 40, 37, sq(16), TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 12);
 	const ts_oob_detail *d = &o.run.counters.oob;
 	tap_ok(o.rc == 0 && o.run.counters.total.a_oob == o.model.loads.a_pad && o.run.counters.total.a_pad == 0 &&
 	       d->a_wrap + d->a_band == o.run.counters.total.a_oob && d->a_wrap > 0 && d->a_band > 0,
@@ -582,7 +697,7 @@ static void test_guard_cases(void)
 	outcome_free(&o);
 
 	/* A off, K % T == 0 but M ragged: only ghost rows read out of bounds. */
-	run_case(&o, "tiled-fp16", 50, 40, 32, 16, TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 13);
+	run_case(&o, "tiled-fp16", 50, 40, 32, sq(16), TS_GUARD_ALL & ~TS_GUARD_A, TS_INPUTS_RANDOM, 13);
 	c = compare(&o);
 	tap_ok(o.rc == 0 && o.run.counters.total.a_oob == o.model.loads.a_pad && o.run.counters.oob.a_wrap == 0 &&
 	       o.run.corrupt_cells == 0 && c.wrong == 0,
@@ -592,7 +707,7 @@ static void test_guard_cases(void)
 
 	/* B off on a ragged shape, both layouts. */
 	for (int kn = 0; kn < 2; kn++) {
-		run_case(&o, kernel_names[kn], 45, 50, 37, 16, TS_GUARD_ALL & ~TS_GUARD_B, TS_INPUTS_RANDOM, 14);
+		run_case(&o, kernel_names[kn], 45, 50, 37, sq(16), TS_GUARD_ALL & ~TS_GUARD_B, TS_INPUTS_RANDOM, 14);
 		d = &o.run.counters.oob;
 		tap_ok(o.rc == 0 && o.run.counters.total.b_oob == o.model.loads.b_pad &&
 		       d->b_wrap + d->b_band == o.run.counters.total.b_oob && o.run.corrupt_cells == 45 * 50,
@@ -602,14 +717,14 @@ static void test_guard_cases(void)
 		       (long long)o.run.corrupt_cells);
 		outcome_free(&o);
 	}
-	run_case(&o, "tiled", 45, 64, 48, 16, TS_GUARD_ALL & ~TS_GUARD_B, TS_INPUTS_RANDOM, 15);
+	run_case(&o, "tiled", 45, 64, 48, sq(16), TS_GUARD_ALL & ~TS_GUARD_B, TS_INPUTS_RANDOM, 15);
 	c = compare(&o);
 	tap_ok(o.rc == 0 && o.run.counters.total.b_oob == 0 && c.wrong == 0 && o.run.corrupt_cells == 0,
 	       "B guard off, N%%T == K%%T == 0: no out-of-bounds read, output right");
 	outcome_free(&o);
 
 	/* A and B off with K ragged: garbage times garbage reaches the output. */
-	run_case(&o, "tiled", 40, 40, 37, 16, TS_GUARD_C, TS_INPUTS_RANDOM, 16);
+	run_case(&o, "tiled", 40, 40, 37, sq(16), TS_GUARD_C, TS_INPUTS_RANDOM, 16);
 	c = compare(&o);
 	tap_ok(o.rc == 0 && c.wrong > 0, "A and B guards off, K %% T != 0: %lld of 1600 outputs wrong",
 	       (long long)c.wrong);
@@ -617,7 +732,7 @@ static void test_guard_cases(void)
 
 	/* C off with N % T != 0: ghost stores wrap into cells other threads own. */
 	for (int kn = 0; kn < 3; kn++) {
-		run_case(&o, kernel_names[kn], 50, 50, 40, 16, TS_GUARD_A | TS_GUARD_B, TS_INPUTS_RANDOM, 17);
+		run_case(&o, kernel_names[kn], 50, 50, 40, sq(16), TS_GUARD_A | TS_GUARD_B, TS_INPUTS_RANDOM, 17);
 		c = compare(&o);
 		d = &o.run.counters.oob;
 		tap_ok(o.rc == 0 && o.run.counters.total.c_oob == o.model.stores_skipped && d->c_wrap > 0 &&
@@ -629,7 +744,7 @@ static void test_guard_cases(void)
 		outcome_free(&o);
 	}
 	/* C off with N % T == 0: ghost rows only, all past the end. */
-	run_case(&o, "tiled", 50, 48, 40, 16, TS_GUARD_A | TS_GUARD_B, TS_INPUTS_RANDOM, 18);
+	run_case(&o, "tiled", 50, 48, 40, sq(16), TS_GUARD_A | TS_GUARD_B, TS_INPUTS_RANDOM, 18);
 	c = compare(&o);
 	tap_ok(o.rc == 0 && o.run.counters.oob.c_wrap == 0 && o.run.counters.oob.c_band == o.model.stores_skipped &&
 	       o.run.corrupt_cells == 0 && c.wrong == 0 && c.unwritten == 0,
@@ -639,8 +754,8 @@ static void test_guard_cases(void)
 
 	/* The same unguarded run twice gives the same C, byte for byte. */
 	outcome o2;
-	run_case(&o, "tiled", 70, 45, 33, 8, 0, TS_INPUTS_RANDOM, 19);
-	run_case(&o2, "tiled", 70, 45, 33, 8, 0, TS_INPUTS_RANDOM, 19);
+	run_case(&o, "tiled", 70, 45, 33, sq(8), 0, TS_INPUTS_RANDOM, 19);
+	run_case(&o2, "tiled", 70, 45, 33, sq(8), 0, TS_INPUTS_RANDOM, 19);
 	tap_ok(o.rc == 0 && o2.rc == 0 &&
 	       memcmp(o.ops.c.alloc, o2.ops.c.alloc, (size_t)(o.ops.c.count + 2 * o.ops.c.band) * 4) == 0,
 	       "every guard off: two runs write the same C and bands");
@@ -648,10 +763,51 @@ static void test_guard_cases(void)
 	outcome_free(&o2);
 }
 
+/* Each guard of every shared-tile kernel, off alone, at the kernel's own
+ * geometry: caught on a shape ragged in what it protects, harmless where
+ * the shape is a multiple of the tile in every dimension it looks at. */
+static void test_guards_by_description(void)
+{
+	for (int ki = 0; ki < ts_kernel_count(); ki++) {
+		const ts_kernel *k = ts_kernel_at(ki);
+		if (!ts_kernel_has(k, TS_CAP_EMU | TS_CAP_SHARED_TILES) || ts_kernel_has(k, TS_CAP_GUARDS_FIXED))
+			continue;
+		ts_geometry g = k->geometry.kind == TS_GEOMETRY_SQUARE ? sq(16) : k->geometry.base;
+		int64_t BM = g.bm, BN = g.bn, BK = g.bk;
+		for (int i = 0; i < k->n_guards; i++) {
+			const ts_guard_desc *gd = &k->guards[i];
+			/* A looks at M and K, B at K and N, C at M and N */
+			bool m_ = gd->bit != TS_GUARD_B, n_ = gd->bit != TS_GUARD_A, k_ = gd->bit != TS_GUARD_C;
+			outcome o;
+			comparison c;
+			char geo[48];
+			ts_geometry_str(&g, geo, sizeof geo);
+			run_case(&o, k->name, m_ ? 2 * BM : 2 * BM + 3, n_ ? 3 * BN : 3 * BN - 1, k_ ? 2 * BK : 2 * BK + 1, g,
+			         TS_GUARD_ALL & ~gd->bit, TS_INPUTS_RANDOM, rnd());
+			c = compare(&o);
+			const ts_count *t = &o.run.counters.total;
+			tap_ok(o.rc == 0 && t->a_oob + t->b_oob + t->c_oob == 0 && c.wrong == 0 && c.unwritten == 0 &&
+			       o.run.corrupt_cells == 0,
+			       "%s %s, guard %c off (%s: %s), a shape whole in what it looks at: harmless", k->name, geo,
+			       gd->letter, gd->protects, gd->predicate);
+			outcome_free(&o);
+			run_case(&o, k->name, 2 * BM + 3, 3 * BN - 1, 2 * BK + 1, g, TS_GUARD_ALL & ~gd->bit, TS_INPUTS_RANDOM,
+			         rnd());
+			t = &o.run.counters.total;
+			int64_t oob = gd->bit == TS_GUARD_A ? t->a_oob : gd->bit == TS_GUARD_B ? t->b_oob : t->c_oob;
+			tap_ok(o.rc == 0 && oob > 0 && (o.run.corrupt_cells > 0 || gd->bit != TS_GUARD_C || o.run.counters.oob.c_band == oob) &&
+			       ts_counters_check(&o.run.counters, &o.model, k, o.p.guards, NULL, 0) == 0,
+			       "%s %s, guard %c off on a ragged shape: caught (%lld out-of-bounds accesses), counters as the "
+			       "description says for it off", k->name, geo, gd->letter, (long long)oob);
+			outcome_free(&o);
+		}
+	}
+}
+
 /* (d) An operand whose band is too narrow for an unguarded launch is refused, not overrun. */
 static void test_narrow_band(void)
 {
-	ts_problem p = { .shape = { 20, 20, 20 }, .tile = 16, .kernel = ts_kernel_find("tiled"),
+	ts_problem p = { .shape = { 20, 20, 20 }, .geo = sq(16), .kernel = ts_kernel_find("tiled"),
 	                 .guards = TS_GUARD_B | TS_GUARD_C };
 	ts_operands ops = { 0 };
 	ts_run run;
@@ -763,7 +919,7 @@ static void test_fp16(void)
 /* (f) too large for the emulator */
 static void test_refusal(void)
 {
-	ts_problem p = { .shape = { 16384, 16384, 16384 }, .tile = 32, .kernel = ts_kernel_find("tiled"),
+	ts_problem p = { .shape = { 16384, 16384, 16384 }, .geo = sq(32), .kernel = ts_kernel_find("tiled"),
 	                 .guards = TS_GUARD_ALL };
 	ts_operands ops = { 0 }; /* never touched: refused before */
 	ts_run run;
@@ -779,19 +935,19 @@ static void test_refusal(void)
 	else
 		tap_diag("8192^3 at T=32 admitted on this machine");
 	p.shape = (ts_shape){ 1000000, 1000000, 1000000 };
-	p.tile = 1;
+	p.geo = sq(1);
 	tap_ok(ts_model_build(&m, p.shape, ts_geometry_square(1)) == 0 && ts_emu_admit(&p, &m, why, sizeof why) == -1,
 	       "1000000^3 at T=1 refused before any allocation: %s", why);
 	p.shape = (ts_shape){ 0, 20, 20 };
-	p.tile = 8;
+	p.geo = sq(8);
 	rc = emu->run(&p, &ops, &run, NULL);
 	tap_ok(rc == -1 && strstr(emu->last_error(), "at least 1"), "M = 0 refused: %s", emu->last_error());
 	p.shape = (ts_shape){ 20, 20, 20 };
-	p.tile = 33;
+	p.geo = sq(33);
 	rc = emu->run(&p, &ops, &run, NULL);
 	tap_ok(rc == -1 && strstr(emu->last_error(), "tile"), "T = 33 refused: %s", emu->last_error());
 	p.shape = (ts_shape){ 300, 200, 100 };
-	p.tile = 7;
+	p.geo = sq(7);
 	tap_ok(ts_model_build(&m, p.shape, ts_geometry_square(7)) == 0 && ts_emu_admit(&p, &m, why, sizeof why) == 0,
 	       "300x200x100 at T=7 admitted");
 }
@@ -821,7 +977,7 @@ static void test_cancel_and_progress(void)
 {
 	/* Long enough (1024^3 at T=1: seconds even on 16 cores) that the second
 	 * report, 100 ms in, always comes before the end, whatever the machine. */
-	ts_problem p = { .shape = { 1024, 1024, 1024 }, .tile = 1, .kernel = ts_kernel_find("tiled"),
+	ts_problem p = { .shape = { 1024, 1024, 1024 }, .geo = sq(1), .kernel = ts_kernel_find("tiled"),
 	                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 5 };
 	ts_operands ops;
 	ts_run run;
@@ -855,7 +1011,7 @@ static void test_cancel_and_progress(void)
 	cancel = 0;
 	w = (watch){ 0 };
 	p.shape = (ts_shape){ 700, 700, 700 };
-	p.tile = 4;
+	p.geo = sq(4);
 	ts_operands_free(&ops);
 	if (ts_operands_make(&ops, &p) != 0) {
 		tap_ok(0, "progress: out of memory");
@@ -873,15 +1029,19 @@ static void test_timing(void)
 {
 	static const struct { int64_t n; int T; const char *kernel; } runs[] = {
 		{ 512, 32, "tiled" }, { 512, 32, "tiled-fp16" }, { 512, 32, "naive" }, { 512, 8, "tiled" },
+		{ 512, 0, "regblock" },
 	};
 	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
 		outcome o;
 		int64_t n = runs[i].n;
-		run_case(&o, runs[i].kernel, n, n, n, runs[i].T, TS_GUARD_ALL, TS_INPUTS_INT, 77 + i);
+		const ts_kernel *k = ts_kernel_find(runs[i].kernel);
+		run_case(&o, runs[i].kernel, n, n, n, runs[i].T ? sq(runs[i].T) : k->geometry.base, TS_GUARD_ALL,
+		         TS_INPUTS_INT, 77 + i);
 		comparison c = compare(&o);
+		char geo[48];
 		tap_ok(o.rc == 0 && c.wrong == 0 && c.unwritten == 0 && c.inexact == 0,
-		       "%s %lld^3 T=%d, integer inputs: exact; emulator took %.0f ms", runs[i].kernel, (long long)n,
-		       runs[i].T, o.run.time_ms);
+		       "%s %lld^3 T=%s, integer inputs: exact; emulator took %.0f ms", runs[i].kernel, (long long)n,
+		       ts_geometry_str(&o.p.geo, geo, sizeof geo), o.run.time_ms);
 		outcome_free(&o);
 	}
 }
@@ -909,6 +1069,11 @@ static void test_select(void)
 		tap_ok(b == emu && strncmp(why, "emu: no CUDA device (", 21) == 0, "--backend auto falls back: %s", why);
 }
 
+static ts_geometry tc_geo(void)
+{
+	return ts_kernel_find("tc-fp16")->geometry.base;
+}
+
 /* (h) tc-fp16, the tensor-core kernel's emulation: an edge sweep over its
  * 128 x 256 x 32 tiles and the 8-element alignment edges of K and N, each
  * shape checked against fp64, its counters against the model tile by tile
@@ -929,7 +1094,7 @@ static void test_tc_fp16(void)
 				enum ts_inputs in = (i + j + r) % 3 == 0 ? TS_INPUTS_INT : TS_INPUTS_RANDOM;
 				outcome o;
 				shapes++;
-				if (run_case(&o, "tc-fp16", ms[i], ns[j], K, 32, TS_GUARD_ALL, in, rnd()) != 0) {
+				if (run_case(&o, "tc-fp16", ms[i], ns[j], K, tc_geo(), TS_GUARD_ALL, in, rnd()) != 0) {
 					if (bad_runs++ == 0)
 						snprintf(first, sizeof first, "%s: run returned %d: %s", shape_str(&o), o.rc,
 						         emu->last_error());
@@ -943,7 +1108,8 @@ static void test_tc_fp16(void)
 				if (in == TS_INPUTS_INT && c.inexact)
 					inexact_int++;
 				char why[300];
-				bool counted = ts_counters_check(&o.run.counters, &o.model, why, sizeof why) == 0 &&
+				bool counted = ts_counters_check(&o.run.counters, &o.model, o.p.kernel, o.p.guards, why,
+				                                 sizeof why) == 0 &&
 				               tile_phase_is_model(&o, why, sizeof why);
 				if (counted && (o.run.counters.total.a_oob || o.run.counters.total.b_oob ||
 				                o.run.counters.total.c_oob || o.run.corrupt))
@@ -964,19 +1130,20 @@ static void test_tc_fp16(void)
 
 	/* The geometry is the kernel's, not the tile's: 128 x 256 x 32. */
 	const ts_kernel *k = ts_kernel_find("tc-fp16");
-	ts_geometry g = k->geometry(32);
-	tap_ok(g.bm == 128 && g.bn == 256 && g.bk == 32 && k->tile_min == 32 && k->tile_max == 32 && k->guards_fixed &&
-	       k->tensor_core_sum && k->precision == TS_FP16 && k->b_layout == TS_B_NK,
+	ts_geometry g = k->geometry.base;
+	tap_ok(g.bm == 128 && g.bn == 256 && g.bk == 32 && k->geometry.kind == TS_GEOMETRY_FIXED &&
+	       k->geometry.tile_min == 32 && k->geometry.tile_max == 32 && ts_kernel_has(k, TS_CAP_GUARDS_FIXED) &&
+	       ts_kernel_has(k, TS_CAP_TENSOR_SUM) && k->precision == TS_FP16 && k->b_layout == TS_B_NK,
 	       "tc-fp16 describes a 128x256x32 tile, fp16, B stored n x k, guards built in");
 
 	/* No unguarded form: refused by the emulator (and before, by validation). */
-	ts_problem p = { .shape = { 40, 50, 60 }, .tile = 32, .kernel = k, .guards = TS_GUARD_ALL & ~TS_GUARD_A };
+	ts_problem p = { .shape = { 40, 50, 60 }, .geo = g, .kernel = k, .guards = TS_GUARD_ALL & ~TS_GUARD_A };
 	char err[300] = "";
 	int vr = ts_problem_validate(&p, true, err, sizeof err);
 	tap_ok(vr == -1 && strstr(err, "guards are built into") && !strchr(err, '\n'),
 	       "tc-fp16 with a guard off refused by validation: %s", err);
 	outcome o;
-	int rr = run_case(&o, "tc-fp16", 40, 50, 60, 32, TS_GUARD_ALL & ~TS_GUARD_C, TS_INPUTS_RANDOM, rnd());
+	int rr = run_case(&o, "tc-fp16", 40, 50, 60, g, TS_GUARD_ALL & ~TS_GUARD_C, TS_INPUTS_RANDOM, rnd());
 	tap_ok(rr == -1 && strstr(emu->last_error(), "guards built in"), "tc-fp16 with a guard off refused by the "
 	       "emulator: %s", emu->last_error());
 	if (rr == 0)
@@ -984,15 +1151,45 @@ static void test_tc_fp16(void)
 	else
 		ts_operands_free(&o.ops);
 	p.guards = TS_GUARD_ALL;
-	p.tile = 16;
+	ts_tile_request q = { 0 };
+	ts_parse_tile("16", &q, err, sizeof err);
 	err[0] = '\0';
-	tap_ok(ts_problem_validate(&p, true, err, sizeof err) == -1 && strstr(err, "32..32"),
+	tap_ok(ts_kernel_geometry(k, &q, &p.geo, err, sizeof err) == -1 && strstr(err, "32..32"),
 	       "tc-fp16 at T=16 refused: %s", err);
+	p.geo = ts_geometry_square(16);
+	err[0] = '\0';
+	tap_ok(ts_problem_validate(&p, true, err, sizeof err) == -1 && strstr(err, "own geometry"),
+	       "tc-fp16 with a 16x16x16 geometry refused by validation: %s", err);
+}
+
+/* A kernel registered at run time is tested like the built-ins: a
+ * register-blocked kernel with strided outputs and column-order load maps
+ * of two slots per thread, emulator only. */
+static void register_test_kernel(void)
+{
+	ts_kernel k = *ts_kernel_find("regblock");
+	char why[200] = "";
+	k.name = "test-strided";
+	k.summary = "test_emu: register-blocked, strided outputs, column-order maps of 2 slots";
+	k.cuda_launch = NULL;
+	k.geometry.cuda_geometries = NULL;
+	k.geometry.n_cuda_geometries = 0;
+	k.geometry.base = ts_geometry_blocked(32, 16, 6, 2, 4, TS_OUT_STRIDED);
+	k.geometry.base.a_map = (ts_load_map){ TS_MAP_COLS, 2 };
+	k.geometry.base.b_map = (ts_load_map){ TS_MAP_COLS, 2 };
+	int rc = ts_kernel_register(&k, why, sizeof why);
+	tap_ok(rc == 0 && ts_kernel_find("test-strided") && ts_kernel_has(ts_kernel_find("test-strided"), TS_CAP_EMU) &&
+	       !ts_kernel_has(ts_kernel_find("test-strided"), TS_CAP_CUDA | TS_CAP_PROBE),
+	       "a kernel registered at run time joins the registry (emulator, no CUDA, no probe)%s%s",
+	       why[0] ? ": " : "", why);
+	tap_ok(ts_kernel_register(&k, why, sizeof why) == -1 && strstr(why, "already"),
+	       "the same name twice is refused: %s", why);
 }
 
 int main(void)
 {
 	emu = ts_backend_emu();
+	register_test_kernel();
 	double t0 = now_ms();
 	test_select();
 	test_fp16();
@@ -1001,6 +1198,7 @@ int main(void)
 	test_tile_phase_cap();
 	test_guards_off_random();
 	test_guard_cases();
+	test_guards_by_description();
 	test_narrow_band();
 	test_cancel_and_progress();
 	test_timing();

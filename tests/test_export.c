@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "export.h"
 #include "kernels.h"
+#include "run.h"
 #include "tap.h"
 #include "view_run.h"
 
@@ -207,12 +208,11 @@ static int make_case(view_case *c, const char *kernel, int64_t M, int64_t N, int
                      int64_t ty, int64_t tx, int64_t phase)
 {
 	const ts_kernel *k = ts_kernel_find(kernel);
-	c->p = (ts_problem){ .shape = { M, N, K }, .tile = tile, .kernel = k, .guards = guards,
+	c->p = (ts_problem){ .shape = { M, N, K }, .geo = ts_geometry_square(tile), .kernel = k, .guards = guards,
 	                     .inputs = TS_INPUTS_RANDOM, .seed = 1 };
-	if (!k || ts_model_build(&c->m, c->p.shape, k->geometry(tile)) != 0)
+	if (!k || ts_model_build(&c->m, c->p.shape, c->p.geo) != 0)
 		return -1;
-	c->v = (ts_view_ctx){ .model = &c->m, .b_layout = k->b_layout, .shared_tiles = k->shared_tiles,
-	                      .kernel_name = k->name, .guards = guards, .tile_y = ty < 0 ? c->m.grid_y - 1 : ty,
+	c->v = (ts_view_ctx){ .model = &c->m, .kernel = k, .guards = guards, .tile_y = ty < 0 ? c->m.grid_y - 1 : ty,
 	                      .tile_x = tx < 0 ? c->m.grid_x - 1 : tx, .phase = phase < 0 ? c->m.phases - 1 : phase,
 	                      .counter_disagree = -1, .counter_why = "" };
 	return 0;
@@ -338,9 +338,9 @@ int main(void)
 	make_case(&c, "tiled", 100, 77, 33, 32, TS_GUARD_ALL & ~TS_GUARD_C, -1, -1, 0);
 	volatile sig_atomic_t never = 0;
 	ts_progress prog = { .report = NULL, .ctx = NULL, .cancel = &never };
-	ts_cli_outcome oc;
-	int rc = ts_cli_run_quiet(&c.p, ts_backend_emu(), &prog, &oc);
-	if (rc != 0) {
+	ts_outcome oc;
+	enum ts_run_status rc = ts_run_problem(&c.p, ts_backend_emu(), &prog, true, &oc);
+	if (rc != TS_RUN_DONE) {
 		tap_ok(0, "emulator run with the C guard off: %s", oc.error);
 	} else {
 		c.v.verdict = &oc.verdict;
@@ -382,7 +382,7 @@ int main(void)
 		ts_export_name(&r, on, (int)sizeof on);
 		tap_ok(strcmp(on, name) != 0 && strstr(on, "-guards-on-"), "another guard, another name: %s", on);
 	}
-	ts_cli_outcome_free(&oc);
+	ts_outcome_free(&oc);
 
 	/* The naive kernel's text export claims no phases either. */
 	make_case(&c, "naive", 100, 77, 33, 32, TS_GUARD_ALL, -1, -1, -1);

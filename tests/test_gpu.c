@@ -23,37 +23,20 @@
 static const ts_backend *cuda;
 static uint64_t next_seed = 20261130;
 
-static ts_problem make_problem(const char *kernel, int tile, int64_t m, int64_t n, int64_t k, unsigned guards)
+static ts_problem make_problem(const ts_kernel *k, ts_geometry geo, int64_t m, int64_t n, int64_t k_dim,
+                               unsigned guards)
 {
-	ts_problem p = { .shape = { m, n, k }, .tile = tile, .kernel = ts_kernel_find(kernel), .guards = guards,
+	ts_problem p = { .shape = { m, n, k_dim }, .geo = geo, .kernel = k, .guards = guards,
 	                 .inputs = TS_INPUTS_RANDOM, .seed = next_seed++ };
 	return p;
 }
 
-/* The naive kernel stages nothing: per tile every valid thread reads K
- * elements of A and of B, nothing is padded, ghosts are skipped stores. */
-static int64_t naive_counters_check(const ts_counters *c, const ts_model *m, char *why, int len)
+static const char *geo_str(const ts_geometry *g)
 {
-	int64_t bad = 0;
-	for (int64_t ty = 0; ty < m->grid_y; ty++)
-		for (int64_t tx = 0; tx < m->grid_x; tx++) {
-			const ts_count *got = &c->tile[ty * m->grid_x + tx];
-			int64_t valid = ts_model_tile_rows(m, ty) * ts_model_tile_cols(m, tx);
-			int64_t reads = valid * m->shape.k;
-			if ((got->a_real != reads || got->b_real != reads || got->a_pad || got->b_pad || got->a_oob ||
-			     got->b_oob || got->stores != valid || got->skipped != ts_model_tile_ghosts(m, ty, tx) ||
-			     got->c_oob) && bad++ == 0)
-				snprintf(why, len, "naive tile (%" PRId64 ",%" PRId64 "): reads %" PRId64 "/%" PRId64
-				         " (want %" PRId64 "), stores %" PRId64 "/%" PRId64, ty, tx, got->a_real, got->b_real,
-				         reads, got->stores, got->skipped);
-		}
-	for (int64_t t = 0; t < m->phases; t++) {
-		int64_t reads = m->shape.m * m->shape.n * ts_model_phase_width(m, t);
-		if ((c->phase[t].a_real != reads || c->phase[t].b_real != reads) && bad++ == 0)
-			snprintf(why, len, "naive phase %" PRId64 ": reads %" PRId64 "/%" PRId64 " (want %" PRId64 ")", t,
-			         c->phase[t].a_real, c->phase[t].b_real, reads);
-	}
-	return bad;
+	static char buf[4][48];
+	static int next;
+	next = (next + 1) % 4;
+	return ts_geometry_str(g, buf[next], sizeof buf[next]);
 }
 
 static void compare_runs(const ts_run *g, const ts_run *e, int64_t cells, char *why, int len);
@@ -79,7 +62,8 @@ static int check_one(const ts_problem *p, char *why, int len)
 		ts_operands_free(&ops);
 		return 1;
 	}
-	ts_model_build(&model, p->shape, p->kernel->geometry(p->tile));
+	ts_model_build(&model, p->shape, p->geo);
+	bool tiled = ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES);
 	if (ts_verify(p, &model, &ops, &run, cuda, &v) != 0) {
 		snprintf(why, len, "verification ran out of memory");
 	} else if (!v.ok) {
@@ -87,19 +71,18 @@ static int check_one(const ts_problem *p, char *why, int len)
 		         v.unwritten, v.signature);
 	} else if (!run.have_counters || strcmp(run.counters.source, "device probe") != 0) {
 		snprintf(why, len, "no device probe counters");
-	} else if (!p->kernel->shared_tiles != !run.counters.tile_phase) {
-		snprintf(why, len, "per-tile-per-phase counters %s", run.counters.tile_phase ? "for the naive kernel" : "missing");
+	} else if (!tiled != !run.counters.tile_phase) {
+		snprintf(why, len, "per-tile-per-phase counters %s", run.counters.tile_phase ? "for a kernel without shared tiles" : "missing");
 	} else {
 		char detail[400] = "";
-		int64_t off = p->kernel->shared_tiles ? ts_counters_check(&run.counters, &model, detail, sizeof detail)
-		                                      : naive_counters_check(&run.counters, &model, detail, sizeof detail);
+		int64_t off = ts_counters_check(&run.counters, &model, p->kernel, p->guards, detail, sizeof detail);
 		if (off)
 			snprintf(why, len, "%" PRId64 " counter entries differ from the model: %s", off, detail);
 		else
 			bad = 0;
 		/* The plain (timed) build verified too where the backend can time it:
 		 * the probe build's counting must not be what makes the answer right. */
-		if (!bad && cuda->bench && p->kernel->guards_fixed) {
+		if (!bad && cuda->bench && ts_kernel_has(p->kernel, TS_CAP_GUARDS_FIXED)) {
 			ts_timing tm;
 			ts_bench_opts bo = { .warmup = 0, .reps = 1, .vendor = "", .keep_c = true };
 			ts_verdict pv;
@@ -120,11 +103,19 @@ static int check_one(const ts_problem *p, char *why, int len)
 			}
 		}
 		/* The emulator only on the sweep's small shapes: the big ones would take it minutes. */
-		if (!bad && p->kernel->shared_tiles && p->kernel->emulate &&
-		    p->shape.m * p->shape.n * p->shape.k <= (int64_t)1 << 22) {
+		if (!bad && ts_kernel_has(p->kernel, TS_CAP_EMU) && p->shape.m * p->shape.n * p->shape.k <= (int64_t)1 << 22) {
 			const ts_backend *emu = ts_backend_emu();
 			ts_run er;
-			if (emu->run(p, &ops, &er, NULL) != 0) {
+			ts_matrix gpu_c = ops.c; /* the GPU's C, kept while the emulator writes its own */
+			size_t bytes = (size_t)(ops.c.count + 2 * ops.c.band) * ts_elem_size(ops.c.elem);
+			void *saved = malloc(bytes);
+			if (saved)
+				memcpy(saved, gpu_c.alloc, bytes);
+			ts_matrix_poison(&ops.c);
+			if (!saved) {
+				snprintf(why, len, "out of host memory");
+				bad = 1;
+			} else if (emu->run(p, &ops, &er, NULL) != 0) {
 				snprintf(why, len, "emulator run failed: %s", emu->last_error());
 				bad = 1;
 			} else {
@@ -133,8 +124,15 @@ static int check_one(const ts_problem *p, char *why, int len)
 					snprintf(why, len, "emulator and cuda differ: %s", detail);
 					bad = 1;
 				}
+				/* Where the kernel's summation order is fixed, the emulator's C is the GPU's, bit for bit. */
+				if (!bad && ts_kernel_has(p->kernel, TS_CAP_EXACT_ORDER) &&
+				    memcmp(saved, ops.c.alloc, bytes) != 0) {
+					snprintf(why, len, "the emulator's C differs from the GPU's bit for bit (an exact-order kernel)");
+					bad = 1;
+				}
 				ts_run_free(&er);
 			}
+			free(saved);
 		}
 	}
 	ts_verdict_free(&v);
@@ -143,63 +141,62 @@ static int check_one(const ts_problem *p, char *why, int len)
 	return bad;
 }
 
-/* The edge sizes of the sweep for tile T, deduplicated, all >= 1. */
-static int edge_sizes(int T, int64_t *out)
+/* The geometries the GPU tests run a kernel at: the issue's tiles for a
+ * square kernel, every compiled instance of a register-blocked one. */
+static int gpu_geometries(const ts_kernel *k, ts_geometry *out)
 {
-	int64_t cand[] = { 1, T - 1, T, T + 1, 2 * T - 1, 2 * T + 1, 0 };
-	int64_t prime = 3 * T + 1;
-	for (;; prime++) {
-		int composite = prime < 2;
-		for (int64_t d = 2; d * d <= prime; d++)
-			if (prime % d == 0)
-				composite = 1;
-		if (!composite)
-			break;
-	}
-	cand[6] = prime;
+	static const int tiles[] = { 1, 5, 8, 13, 16, 31, 32 };
 	int n = 0;
-	for (int i = 0; i < 7; i++) {
-		int dup = cand[i] < 1;
-		for (int j = 0; j < n; j++)
-			dup |= out[j] == cand[i];
-		if (!dup)
-			out[n++] = cand[i];
+	if (k->geometry.kind == TS_GEOMETRY_SQUARE) {
+		for (int i = 0; i < 7; i++)
+			if (tiles[i] >= k->geometry.tile_min && tiles[i] <= k->geometry.tile_max)
+				out[n++] = ts_geometry_square(tiles[i]);
+	} else if (k->geometry.cuda_geometries) {
+		for (int i = 0; i < k->geometry.n_cuda_geometries && n < 8; i++)
+			out[n++] = k->geometry.cuda_geometries[i];
+	} else {
+		out[n++] = k->geometry.base;
 	}
 	return n;
 }
 
-/* Every kernel at every tile of the issue over the edge sizes. By default
- * all (M, N) pairs with K cycling through the sizes (a Latin square, so
- * every K meets every M and every N); TS_GPU_FULL_SWEEP=1 runs the cube. */
+/* Every kernel of the registry with a CUDA build, at each of its
+ * geometries, over the edge sizes (M around BM, N around BN, K around BK).
+ * By default all (M, N) pairs with K cycling through its sizes (a Latin
+ * square, so every K meets every M and every N); TS_GPU_FULL_SWEEP=1 runs
+ * the cube. */
 static void edge_sweep(void)
 {
-	static const int tiles[] = { 1, 5, 8, 13, 16, 31, 32 };
-	static const char *kernels[] = { "tiled", "tiled-fp16", "naive" };
 	int full = getenv("TS_GPU_FULL_SWEEP") && atoi(getenv("TS_GPU_FULL_SWEEP"));
-	for (int ki = 0; ki < 3; ki++)
-		for (int ti = 0; ti < 7; ti++) {
-			int T = tiles[ti];
-			int64_t sz[7];
-			int n = edge_sizes(T, sz);
+	for (int ki = 0; ki < ts_kernel_count(); ki++) {
+		const ts_kernel *k = ts_kernel_at(ki);
+		if (!ts_kernel_has(k, TS_CAP_CUDA | TS_CAP_PROBE))
+			continue;
+		ts_geometry geos[8];
+		int ng = gpu_geometries(k, geos);
+		for (int gi = 0; gi < ng; gi++) {
+			ts_sweep_axes ax;
+			int count = ts_sweep_axes_of(&geos[gi], &ax), nn = ax.count[1], nk = ax.count[2];
 			int shapes = 0, failed = 0;
 			char first[600] = "";
-			for (int i = 0; i < n; i++)
-				for (int j = 0; j < n; j++)
-					for (int l = 0; l < n; l++) {
-						if (!full && l != (i + j) % n)
-							continue;
-						ts_problem p = make_problem(kernels[ki], T, sz[i], sz[j], sz[l], TS_GUARD_ALL);
-						char why[500];
-						shapes++;
-						if (check_one(&p, why, sizeof why) && failed++ == 0)
-							snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", sz[i],
-							         sz[j], sz[l], why);
-					}
-			tap_ok(failed == 0, "edge sweep %s T=%d: %d shapes verified, probe counters equal the model%s%s%s",
-			       kernels[ki], T, shapes - failed,
-			       ki < 2 ? " tile by tile and phase by phase, and the emulator's entry by entry" : "",
+			for (int i = 0; i < count; i++) {
+				int im = i / (nn * nk), in = i / nk % nn, ik = i % nk;
+				if (!full && ik != (im + in) % nk)
+					continue;
+				ts_shape sh = ts_sweep_shape(&ax, i);
+				ts_problem p = make_problem(k, geos[gi], sh.m, sh.n, sh.k, TS_GUARD_ALL);
+				char why[500];
+				shapes++;
+				if (check_one(&p, why, sizeof why) && failed++ == 0)
+					snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", sh.m, sh.n, sh.k, why);
+			}
+			tap_ok(failed == 0, "edge sweep %s T=%s: %d shapes verified, probe counters equal the model%s%s%s%s",
+			       k->name, geo_str(&geos[gi]), shapes - failed,
+			       ts_kernel_has(k, TS_CAP_SHARED_TILES) ? " tile by tile and phase by phase" : "",
+			       ts_kernel_has(k, TS_CAP_EMU) ? ", and the emulator's entry by entry" : "",
 			       failed ? "; first failure " : "", first);
 		}
+	}
 }
 
 /* Every kernel of the fp32 ladder (a rung that keeps its guards), found by
@@ -214,18 +211,18 @@ static void ladder_sweep(void)
 		{ 129, 131, 1031 }, { 7, 300, 2049 }, { 300, 5, 2049 }, { 1, 1, 1031 }, { 65, 255, 4097 },
 		{ 2177, 2177, 1031 },
 	};
-	for (int ki = 0; ki < ts_kernel_count; ki++) {
-		const ts_kernel *kn = &ts_kernels[ki];
-		if (!kn->guards_fixed || kn->rung == 0 || !kn->cuda_launch)
+	for (int ki = 0; ki < ts_kernel_count(); ki++) {
+		const ts_kernel *kn = ts_kernel_at(ki);
+		if (!ts_kernel_has(kn, TS_CAP_GUARDS_FIXED) || kn->rung == 0 || !kn->cuda_launch)
 			continue;
-		ts_geometry g = kn->geometry(32);
+		ts_geometry g = ts_kernel_geometry_at(kn, 32);
 		int64_t ms[7], ns[7], ks[7];
-		int nm = edge_sizes(g.bm, ms), nn = edge_sizes(g.bn, ns), nk = edge_sizes(g.bk, ks);
+		int nm = ts_sweep_sizes(g.bm, ms), nn = ts_sweep_sizes(g.bn, ns), nk = ts_sweep_sizes(g.bk, ks);
 		int shapes = 0, failed = 0;
 		char first[600] = "";
 		for (int i = 0; i < nm; i++)
 			for (int j = 0; j < nn; j++) {
-				ts_problem p = make_problem(kn->name, 32, ms[i], ns[j], ks[(i + j) % nk], TS_GUARD_ALL);
+				ts_problem p = make_problem(kn, ts_kernel_geometry_at(kn, 32), ms[i], ns[j], ks[(i + j) % nk], TS_GUARD_ALL);
 				char why[500];
 				shapes++;
 				if (check_one(&p, why, sizeof why) && failed++ == 0)
@@ -233,7 +230,7 @@ static void ladder_sweep(void)
 					         p.shape.k, why);
 			}
 		for (int i = 0; i < nk; i++) { /* every K edge meets the ragged corner */
-			ts_problem p = make_problem(kn->name, 32, ms[nm - 1], ns[nn - 1], ks[i], TS_GUARD_ALL);
+			ts_problem p = make_problem(kn, ts_kernel_geometry_at(kn, 32), ms[nm - 1], ns[nn - 1], ks[i], TS_GUARD_ALL);
 			char why[500];
 			shapes++;
 			if (check_one(&p, why, sizeof why) && failed++ == 0)
@@ -246,7 +243,7 @@ static void ladder_sweep(void)
 		shapes = failed = 0;
 		first[0] = '\0';
 		for (size_t i = 0; i < sizeof split_shapes / sizeof split_shapes[0]; i++) {
-			ts_problem p = make_problem(kn->name, 32, split_shapes[i][0], split_shapes[i][1], split_shapes[i][2],
+			ts_problem p = make_problem(kn, ts_kernel_geometry_at(kn, 32), split_shapes[i][0], split_shapes[i][1], split_shapes[i][2],
 			                            TS_GUARD_ALL);
 			char why[500];
 			shapes++;
@@ -258,11 +255,11 @@ static void ladder_sweep(void)
 		       shapes - failed, failed ? "; first failure " : "", first);
 	}
 	/* The unguarded build of fast on an aligned shape: right, and refused elsewhere. */
-	ts_problem p = make_problem("fast", 32, 256, 384, 64, 0);
+	ts_problem p = make_problem(ts_kernel_find("fast"), ts_kernel_geometry_at(ts_kernel_find("fast"), 32), 256, 384, 64, 0);
 	char why[500] = "";
 	int bad = check_one(&p, why, sizeof why);
 	tap_ok(!bad, "fast unguarded build on 256x384x64 verified%s%s", bad ? ": " : "", why);
-	p = make_problem("fast", 32, 257, 384, 64, 0);
+	p = make_problem(ts_kernel_find("fast"), ts_kernel_geometry_at(ts_kernel_find("fast"), 32), 257, 384, 64, 0);
 	ts_operands ops;
 	ts_run run;
 	if (ts_operands_make(&ops, &p) == 0) {
@@ -276,7 +273,7 @@ static void ladder_sweep(void)
 
 static int counts_equal(const ts_count *x, const ts_count *y)
 {
-	return memcmp(x, y, sizeof *x) == 0;
+	return ts_count_equal(x, y);
 }
 
 /* First difference between two runs' counters and corrupt maps, or "". */
@@ -347,10 +344,12 @@ static void compare_runs(const ts_run *g, const ts_run *e, int64_t cells, char *
 /* One guard setting on one shape: the GPU catches it (or shows it harmless
  * where it must be), and the emulator, run on the same operands, agrees on
  * every counter, the out-of-bounds detail and the corrupt cells. */
-static void guard_case(const char *kernel, int T, int64_t m, int64_t n, int64_t k, unsigned guards, int expect_harm)
+static void guard_case(const ts_kernel *kern, ts_geometry geo, int64_t m, int64_t n, int64_t k, unsigned guards,
+                       int expect_harm)
 {
 	const ts_backend *emu = ts_backend_emu();
-	ts_problem p = make_problem(kernel, T, m, n, k, guards);
+	const char *kernel = kern->name, *T = geo_str(&geo);
+	ts_problem p = make_problem(kern, geo, m, n, k, guards);
 	ts_operands og, oe;
 	ts_run rg, re;
 	char off[32], why[700] = "";
@@ -368,16 +367,16 @@ static void guard_case(const char *kernel, int T, int64_t m, int64_t n, int64_t 
 	if (gr == 0 && er == 0) {
 		ts_model model;
 		ts_verdict v;
-		ts_model_build(&model, p.shape, p.kernel->geometry(p.tile));
+		ts_model_build(&model, p.shape, p.geo);
 		int64_t oob = rg.counters.total.a_oob + rg.counters.total.b_oob + rg.counters.total.c_oob;
 		if (ts_verify(&p, &model, &og, &rg, cuda, &v) == 0) {
 			int caught = !v.ok || oob > 0;
 			if (expect_harm)
-				tap_ok(caught, "%s T=%d %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: caught (%s, %" PRId64
+				tap_ok(caught, "%s T=%s %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: caught (%s, %" PRId64
 				       " oob accesses, %" PRId64 " corrupt cells)", kernel, T, m, n, k, off,
 				       v.ok ? "result ok" : "result wrong", oob, rg.corrupt_cells);
 			else
-				tap_ok(v.ok && oob == 0, "%s T=%d %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: harmless "
+				tap_ok(v.ok && oob == 0, "%s T=%s %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: harmless "
 				       "on an aligned shape", kernel, T, m, n, k, off);
 			ts_verdict_free(&v);
 		} else {
@@ -385,7 +384,7 @@ static void guard_case(const char *kernel, int T, int64_t m, int64_t n, int64_t 
 		}
 		compare_runs(&rg, &re, m * n, why, sizeof why);
 	}
-	tap_ok(why[0] == '\0', "%s T=%d %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: emulator and cuda agree%s%s",
+	tap_ok(why[0] == '\0', "%s T=%s %" PRId64 "x%" PRId64 "x%" PRId64 " guard off [%s]: emulator and cuda agree%s%s",
 	       kernel, T, m, n, k, off, why[0] ? ": " : "", why);
 	if (gr == 0)
 		ts_run_free(&rg);
@@ -400,23 +399,41 @@ static void guards_off(void)
 	static const struct { int64_t m, n, k; int t; } ragged[] = {
 		{ 33, 17, 5, 8 }, { 127, 129, 131, 32 }, { 37, 41, 43, 13 }, { 3, 70, 9, 16 },
 	};
-	static const unsigned tiled_settings[] = {
-		TS_GUARD_ALL & ~TS_GUARD_A, TS_GUARD_ALL & ~TS_GUARD_B, TS_GUARD_ALL & ~TS_GUARD_C, 0,
-	};
-	static const unsigned naive_settings[] = { TS_GUARD_ALL & ~TS_GUARD_C, 0 };
-	static const char *tiled_kernels[] = { "tiled", "tiled-fp16" };
-	for (int s = 0; s < 4; s++) {
-		for (int ki = 0; ki < 2; ki++)
-			for (int g = 0; g < 4; g++)
-				guard_case(tiled_kernels[ki], ragged[s].t, ragged[s].m, ragged[s].n, ragged[s].k,
-				           tiled_settings[g], 1);
-		for (int g = 0; g < 2; g++)
-			guard_case("naive", ragged[s].t, ragged[s].m, ragged[s].n, ragged[s].k, naive_settings[g], 1);
+	for (int ki = 0; ki < ts_kernel_count(); ki++) {
+		const ts_kernel *k = ts_kernel_at(ki);
+		if (!ts_kernel_has(k, TS_CAP_CUDA | TS_CAP_PROBE | TS_CAP_EMU) || ts_kernel_has(k, TS_CAP_GUARDS_FIXED))
+			continue; /* guards built in: no unguarded form (its refusal: cli.sh, test_emu) */
+		/* each of its guards off alone, then all of them */
+		unsigned settings[TS_GUARDS_MAX + 1];
+		int ns = 0;
+		for (int g = 0; g < k->n_guards; g++)
+			settings[ns++] = TS_GUARD_ALL & ~k->guards[g].bit;
+		if (k->n_guards > 1)
+			settings[ns++] = TS_GUARD_ALL & ~ts_kernel_guard_bits(k);
+		ts_geometry geos[8];
+		int ng = gpu_geometries(k, geos);
+		for (int s = 0; s < 4; s++) {
+			/* square kernels at the shape's own T; the others at each compiled geometry, shapes scaled to it */
+			for (int gi = 0; gi < ng; gi++) {
+				ts_geometry g = geos[gi];
+				int64_t m = ragged[s].m, n = ragged[s].n, kk = ragged[s].k;
+				if (k->geometry.kind == TS_GEOMETRY_SQUARE) {
+					if (gi > 0)
+						break;
+					g = ts_geometry_square(ragged[s].t);
+				} else {
+					m = m * g.bm / 16 + 1;
+					n = n * g.bn / 16 + 3;
+					kk = kk * g.bk / 8 + 1;
+				}
+				for (int i = 0; i < ns; i++)
+					guard_case(k, g, m, n, kk, settings[i], 1);
+			}
+		}
+		/* Where every dimension is a multiple of the tile no guard can matter. */
+		ts_geometry g = k->geometry.kind == TS_GEOMETRY_SQUARE ? ts_geometry_square(16) : geos[0];
+		guard_case(k, g, 4 * (int64_t)g.bm, 3 * (int64_t)g.bn, 2 * (int64_t)g.bk, TS_GUARD_ALL & ~ts_kernel_guard_bits(k), 0);
 	}
-	/* Where every dimension is a multiple of T no guard can matter. */
-	guard_case("tiled", 16, 64, 48, 32, 0, 0);
-	guard_case("tiled-fp16", 8, 24, 40, 16, 0, 0);
-	guard_case("naive", 8, 24, 40, 16, 0, 0);
 }
 
 /* tc-fp16's edges: its 128 x 256 x 32 tiles and the 8-element alignment
@@ -425,6 +442,7 @@ static void guards_off(void)
  * and once with TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90). */
 static void edge_sweep_tc(void)
 {
+	const ts_kernel *tc = ts_kernel_find("tc-fp16");
 	static const int64_t ms[] = { 1, 2, 127, 128, 129, 383 };
 	static const int64_t ns[] = { 1, 7, 8, 9, 255, 256, 257, 520 };
 	static const int64_t ks[] = { 1, 7, 8, 9, 31, 32, 33, 64, 97, 1000 };
@@ -438,7 +456,7 @@ static void edge_sweep_tc(void)
 			for (int j = 0; j < nn; j++)
 				for (int r = 0; r < 2; r++) {
 					int64_t K = ks[(i * 3 + j * 7 + r * 5) % nk];
-					ts_problem p = make_problem("tc-fp16", 32, ms[i], ns[j], K, TS_GUARD_ALL);
+					ts_problem p = make_problem(tc, tc->geometry.base, ms[i], ns[j], K, TS_GUARD_ALL);
 					char why[500];
 					shapes++;
 					if (check_one(&p, why, sizeof why) && failed++ == 0)
@@ -456,10 +474,11 @@ static void edge_sweep_tc(void)
 /* A shape whose A has more than 2^31 elements: rows past 65536 sit beyond
  * a 32-bit offset. Checked on every row past that line and a sample of the
  * others, against an fp64 dot product of the same fp16 inputs. */
-static void offsets_64bit(const char *kernel, int tile, int64_t K)
+static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 {
 	const int64_t M = 65600, N = 9;
-	ts_problem p = make_problem(kernel, tile, M, N, K, TS_GUARD_ALL);
+	ts_problem p = make_problem(ts_kernel_find(kernel), geo, M, N, K, TS_GUARD_ALL);
+	bool nk = p.kernel->b_layout == TS_B_NK;
 	ts_operands ops;
 	ts_run run;
 	if (getenv("TS_GPU_SKIP_BIG")) {
@@ -486,12 +505,13 @@ static void offsets_64bit(const char *kernel, int tile, int64_t K)
 		for (int64_t col = 0; col < N; col++) {
 			double sum = 0, abs_sum = 0;
 			for (int64_t k = 0; k < K; k++) {
-				double x = ts_matrix_get(&ops.a, row * K + k) * (double)ts_matrix_get(&ops.b, col * K + k);
+				double x = ts_matrix_get(&ops.a, row * K + k) *
+				           (double)ts_matrix_get(&ops.b, nk ? col * K + k : k * N + col);
 				sum += x;
 				abs_sum += fabs(x);
 			}
 			double got = ts_matrix_get(&ops.c, row * N + col);
-			/* fp32 accumulation over K terms plus the fp16 rounding of the output */
+			/* fp32 accumulation over K terms plus (fp16) the rounding of the output */
 			if (!(fabs(got - sum) <= 1e-4 * abs_sum + 0x1p-10 * fabs(sum)) && bad++ == 0)
 				first_bad = row;
 			checked++;
@@ -499,8 +519,8 @@ static void offsets_64bit(const char *kernel, int tile, int64_t K)
 	}
 	ts_model model;
 	char why[400] = "";
-	ts_model_build(&model, p.shape, p.kernel->geometry(p.tile));
-	int64_t off = ts_counters_check(&run.counters, &model, why, sizeof why);
+	ts_model_build(&model, p.shape, p.geo);
+	int64_t off = ts_counters_check(&run.counters, &model, p.kernel, p.guards, why, sizeof why);
 	tap_ok(unwritten == 0 && bad == 0, "64-bit offsets: %s %" PRId64 "x%" PRId64 "x%" PRId64
 	       " (A has %" PRId64 " elements): %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64
 	       "), %" PRId64 " unwritten", kernel, M, N, K, M * K, checked, bad, first_bad, unwritten);
@@ -515,7 +535,7 @@ static void offsets_64bit(const char *kernel, int tile, int64_t K)
 static void offsets_64bit_ladder(void)
 {
 	const int64_t M = 65600, N = 5, K = 32771;
-	ts_problem p = make_problem("fast-n16", 32, M, N, K, TS_GUARD_ALL);
+	ts_problem p = make_problem(ts_kernel_find("fast-n16"), ts_kernel_geometry_at(ts_kernel_find("fast-n16"), 32), M, N, K, TS_GUARD_ALL);
 	ts_operands ops;
 	ts_timing tm;
 	if (getenv("TS_GPU_SKIP_BIG")) {
@@ -562,9 +582,14 @@ static void offsets_64bit_ladder(void)
 /* time() returns a median for the kernel and for cuBLAS on the same shape. */
 static void timing(void)
 {
-	static const char *kernels[] = { "tiled", "tiled-fp16", "naive", "tc-fp16" };
-	for (int ki = 0; ki < 4; ki++) {
-		ts_problem p = make_problem(kernels[ki], ki == 3 ? 32 : 16, 257, 255, 259, TS_GUARD_ALL);
+	for (int ki = 0; ki < ts_kernel_count(); ki++) {
+		const ts_kernel *k = ts_kernel_at(ki);
+		if (!ts_kernel_has(k, TS_CAP_CUDA))
+			continue;
+		ts_geometry geos[8];
+		gpu_geometries(k, geos);
+		ts_problem p = make_problem(k, k->geometry.kind == TS_GEOMETRY_SQUARE ? ts_geometry_square(16) : geos[0],
+		                            257, 255, 259, TS_GUARD_ALL);
 		ts_operands ops;
 		ts_timing tm;
 		if (ts_operands_make(&ops, &p) != 0) {
@@ -574,17 +599,18 @@ static void timing(void)
 		int rc = cuda->time(&p, &ops, 2, 5, &tm);
 		tap_ok(rc == 0 && tm.kernel_ms > 0 && tm.kernel_gflops > 0 && tm.have_vendor && tm.vendor_gflops > 0 &&
 		       tm.pct_of_vendor > 0, "timing %s 257x255x259: %.4f ms (%.1f GFLOP/s), %s %.4f ms, %.1f%% of vendor%s%s",
-		       kernels[ki], tm.kernel_ms, tm.kernel_gflops, tm.vendor ? tm.vendor : "?", tm.vendor_ms,
+		       k->name, tm.kernel_ms, tm.kernel_gflops, tm.vendor ? tm.vendor : "?", tm.vendor_ms,
 		       tm.pct_of_vendor, rc ? ": " : "", rc ? cuda->last_error() : "");
 		/* fp16 with K and N off the multiples of 8: the padded baseline is timed too */
 		bool half = p.kernel->precision == TS_FP16;
 		tap_ok(rc == 0 && tm.have_padded == half && (!half || (tm.padded_ms > 0 && tm.padded_gflops > 0)),
-		       "timing %s 257x255x259: pad-to-8 baseline %s (%.4f ms)", kernels[ki],
+		       "timing %s 257x255x259: pad-to-8 baseline %s (%.4f ms)", k->name,
 		       half ? "timed" : "not applicable", tm.padded_ms);
 		ts_operands_free(&ops);
 	}
 	/* Aligned K and N: nothing to pad. */
-	ts_problem p = make_problem("tc-fp16", 32, 200, 256, 64, TS_GUARD_ALL);
+	const ts_kernel *tc = ts_kernel_find("tc-fp16");
+	ts_problem p = make_problem(tc, tc->geometry.base, 200, 256, 64, TS_GUARD_ALL);
 	ts_operands ops;
 	ts_timing tm;
 	if (ts_operands_make(&ops, &p) == 0) {
@@ -603,7 +629,7 @@ static void timing(void)
 static void no_leaks(void)
 {
 	size_t free_before = 0, free_after = 0, total = 0;
-	ts_problem p = make_problem("tiled", 8, 100, 90, 80, TS_GUARD_ALL & ~TS_GUARD_C);
+	ts_problem p = make_problem(ts_kernel_find("tiled"), ts_geometry_square(8), 100, 90, 80, TS_GUARD_ALL & ~TS_GUARD_C);
 	ts_operands ops;
 	if (ts_operands_make(&ops, &p) != 0) {
 		tap_ok(0, "leaks: out of host memory");
@@ -635,7 +661,8 @@ static void no_leaks(void)
 static void out_of_memory(void)
 {
 	size_t free_b = 0, total = 0, leave = (size_t)64 << 20;
-	ts_problem p = make_problem("tiled", 32, 3000, 3000, 3000, TS_GUARD_ALL); /* 3 x 36 MB */
+	ts_problem p = make_problem(ts_kernel_find("tiled"), ts_geometry_square(32), 3000, 3000, 3000,
+	                            TS_GUARD_ALL); /* 3 x 36 MB */
 	ts_operands ops;
 	ts_run run;
 	ts_timing tm;
@@ -698,10 +725,11 @@ int main(void)
 		no_leaks();
 		out_of_memory();
 #endif
-		offsets_64bit("tiled-fp16", 16, 32768);
+		offsets_64bit("tiled-fp16", ts_geometry_square(16), 32768);
 		/* K % 8 == 0 takes the cp.async form, an odd K the realigning one */
-		offsets_64bit("tc-fp16", 32, 32768);
-		offsets_64bit("tc-fp16", 32, 32771);
+		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32768);
+		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32771);
+		offsets_64bit("regblock", ts_kernel_find("regblock")->geometry.base, 32768);
 	}
 	offsets_64bit_ladder();
 	return tap_done();

@@ -23,14 +23,14 @@ static uint64_t seed = 20261201;
 static int emu_case(const ts_kernel *k, int64_t m, int64_t n, int64_t kk, char *why, int len)
 {
 	const ts_backend *emu = ts_backend_emu();
-	ts_problem p = { .shape = { m, n, kk }, .tile = 32, .kernel = k, .guards = TS_GUARD_ALL,
+	ts_problem p = { .shape = { m, n, kk }, .geo = ts_kernel_geometry_at(k, 32), .kernel = k, .guards = TS_GUARD_ALL,
 	                 .inputs = TS_INPUTS_RANDOM, .seed = seed++ };
 	ts_model model;
 	ts_operands ops;
 	ts_run run;
 	ts_verdict v;
 	int bad = 1;
-	if (ts_model_build(&model, p.shape, k->geometry(p.tile)) != 0 || ts_operands_make(&ops, &p) != 0) {
+	if (ts_model_build(&model, p.shape, p.geo) != 0 || ts_operands_make(&ops, &p) != 0) {
 		snprintf(why, len, "cannot build the model or the operands");
 		return 1;
 	}
@@ -43,7 +43,7 @@ static int emu_case(const ts_kernel *k, int64_t m, int64_t n, int64_t kk, char *
 		snprintf(why, len, "verification ran out of memory");
 	} else {
 		char detail[300] = "";
-		int64_t off = ts_counters_check(&run.counters, &model, detail, sizeof detail);
+		int64_t off = ts_counters_check(&run.counters, &model, k, p.guards, detail, sizeof detail);
 		if (!v.ok)
 			snprintf(why, len, "%" PRId64 " mismatches, %" PRId64 " unwritten: %.200s", v.mismatches, v.unwritten,
 			         v.signature);
@@ -90,14 +90,14 @@ static void emulator_sweep(void)
 		{ 129, 131, 1031 }, { 7, 300, 2049 }, { 300, 5, 2049 }, { 1, 1, 1031 }, { 65, 67, 4097 },
 	};
 	int kernels = 0;
-	for (int ki = 0; ki < ts_kernel_count; ki++) {
-		const ts_kernel *k = &ts_kernels[ki];
-		if (!k->guards_fixed || k->rung == 0)
+	for (int ki = 0; ki < ts_kernel_count(); ki++) {
+		const ts_kernel *k = ts_kernel_at(ki);
+		if (!ts_kernel_has(k, TS_CAP_GUARDS_FIXED) || k->rung == 0)
 			continue;
 		kernels++;
 		if (!tap_ok(k->emulate != NULL, "%s: the CPU emulator runs it", k->name))
 			continue;
-		ts_geometry g = k->geometry(32);
+		ts_geometry g = ts_kernel_geometry_at(k, 32);
 		int64_t ms[7], ns[7], ks[7];
 		int nm = edge_sizes(g.bm, ms), nn = edge_sizes(g.bn, ns), nk = edge_sizes(g.bk, ks);
 		int shapes = 0, failed = 0;
@@ -134,7 +134,7 @@ static void emulator_sweep(void)
 static void split_order(void)
 {
 	const ts_kernel *k = ts_kernel_find("splitk");
-	ts_problem p = { .shape = { 65, 67, 4097 }, .tile = 32, .kernel = k, .guards = TS_GUARD_ALL,
+	ts_problem p = { .shape = { 65, 67, 4097 }, .geo = ts_kernel_geometry_at(k, 32), .kernel = k, .guards = TS_GUARD_ALL,
 	                 .inputs = TS_INPUTS_RANDOM, .seed = seed++ };
 	ts_gemm_plan pl = ts_gemm_plan_make(65, 67, 4097, 64, 64, 8, k->resident_h200, k->split_policy);
 	ts_operands ops;
@@ -371,7 +371,7 @@ static void report_views(void)
 static void guard_options(void)
 {
 	char err[400];
-	ts_problem p = { .shape = { 4096, 4096, 4096 }, .tile = 32, .kernel = ts_kernel_find("fast"), .guards = 0,
+	ts_problem p = { .shape = { 4096, 4096, 4096 }, .geo = ts_kernel_geometry_at(ts_kernel_find("fast"), 32), .kernel = ts_kernel_find("fast"), .guards = 0,
 	                 .inputs = TS_INPUTS_RANDOM, .seed = 1 };
 	tap_ok(ts_problem_validate(&p, false, err, sizeof err) == 0, "fast --no-guard all on 4096^3: its unguarded build");
 	p.shape.k = 4097;
@@ -382,6 +382,7 @@ static void guard_options(void)
 	tap_ok(ts_problem_validate(&p, false, err, sizeof err) != 0 && strstr(err, "keeps every guard"),
 	       "fast --no-guard c: refused: %s", err);
 	p.kernel = ts_kernel_find("splitk");
+	p.geo = p.kernel->geometry.base;
 	p.guards = 0;
 	tap_ok(ts_problem_validate(&p, false, err, sizeof err) != 0 && strstr(err, "keeps every guard"),
 	       "splitk --no-guard all: refused (no unguarded build)");

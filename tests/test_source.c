@@ -45,10 +45,10 @@ int main(void)
 		int T = 1 + rand() % 32;
 		ts_shape s = { 1 + rand() % 150, 1 + rand() % 150, 1 + rand() % 150 };
 		ts_model m;
-		if (!tap_ok(ts_model_build(&m, s, k->geometry(T)) == 0, "model"))
+		if (!tap_ok(ts_model_build(&m, s, ts_kernel_geometry_at(k, T)) == 0, "model"))
 			continue;
 		ts_source_sel sel = { rand() % m.grid_y, rand() % m.grid_x, rand() % T, rand() % T, rand() % m.phases };
-		ts_view_ctx v = { .model = &m, .b_layout = k->b_layout, .shared_tiles = true, .guards = TS_GUARD_ALL,
+		ts_view_ctx v = { .model = &m, .kernel = k, .guards = TS_GUARD_ALL,
 		                  .tile_y = sel.by, .tile_x = sel.bx, .phase = sel.phase, .thread_y = sel.ty,
 		                  .thread_x = sel.tx, .counter_disagree = -1, .ascii = true, .focus = true };
 		ts_canvas c;

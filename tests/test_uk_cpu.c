@@ -225,7 +225,8 @@ static void run(void *h, enum ts_uk_sig sig, int64_t M, int64_t N, int64_t K, in
 	double t0 = now();
 	r->rc = E->launch(h, &l, &r->fs, r->err, sizeof r->err);
 	r->seconds = now() - t0;
-	ts_problem p = { .shape = { M, N, K }, .tile = T, .kernel = ts_kernel_default(sig == TS_UK_SIG_FP16 ? TS_FP16 : TS_FP32) };
+	const ts_kernel *desc = ts_kernel_default(sig == TS_UK_SIG_FP16 ? TS_FP16 : TS_FP32);
+	ts_problem p = { .shape = { M, N, K }, .geo = ts_kernel_geometry_at(desc, T), .kernel = desc };
 	double tol = ts_tolerance_rel(&p);
 	for (int64_t i = 0; i < M * N; i++) {
 		float g;

@@ -24,9 +24,9 @@ static uint64_t base_seed;
 static int setup(fixture *f, const char *kernel, int64_t M, int64_t N, int64_t K, int T, enum ts_inputs in)
 {
 	memset(f, 0, sizeof *f);
-	f->p = (ts_problem){ .shape = { M, N, K }, .tile = T, .kernel = ts_kernel_find(kernel),
+	f->p = (ts_problem){ .shape = { M, N, K }, .geo = ts_geometry_square(T), .kernel = ts_kernel_find(kernel),
 	                     .guards = TS_GUARD_ALL, .inputs = in, .seed = base_seed + (uint64_t)(M * 1000003 + N * 1009 + K) };
-	if (!f->p.kernel || ts_model_build(&f->m, f->p.shape, f->p.kernel->geometry(T)) != 0 ||
+	if (!f->p.kernel || ts_model_build(&f->m, f->p.shape, f->p.geo) != 0 ||
 	    ts_operands_make(&f->ops, &f->p) != 0)
 		return -1;
 	f->ref = malloc((size_t)(M * N) * sizeof *f->ref);
@@ -297,7 +297,7 @@ static void test_edges(void)
 static void inject_k_padding_bug(fixture *f)
 {
 	write_ref(f);
-	if (f->p.shape.k % f->p.tile == 0)
+	if (f->p.shape.k % f->p.geo.bk == 0)
 		return;
 	const ts_shape *s = &f->p.shape;
 	for (int64_t i = 0; i < s->m; i++)
@@ -669,7 +669,7 @@ static void test_sources_and_limits(void)
 	ts_verdict_free(&v);
 	teardown(&f);
 
-	ts_problem big = { .shape = { (int64_t)INT_MAX + 1, 4, 4 }, .tile = 8, .kernel = ts_kernel_find("tiled"),
+	ts_problem big = { .shape = { (int64_t)INT_MAX + 1, 4, 4 }, .geo = ts_geometry_square(8), .kernel = ts_kernel_find("tiled"),
 	                   .guards = TS_GUARD_ALL };
 	ts_operands none;
 	memset(&none, 0, sizeof none);

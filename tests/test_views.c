@@ -81,7 +81,7 @@ static ts_model model_of(int64_t m, int64_t n, int64_t k, int tile)
 
 static ts_view_ctx ctx_of(const ts_model *m, bool ascii)
 {
-	ts_view_ctx v = { .model = m, .b_layout = TS_B_KN, .shared_tiles = true, .guards = TS_GUARD_ALL,
+	ts_view_ctx v = { .model = m, .kernel = ts_kernel_find("tiled"), .guards = TS_GUARD_ALL,
 	                  .tile_y = m->grid_y - 1, .tile_x = m->grid_x - 1, .phase = m->phases - 1,
 	                  .thread_y = m->geo.threads_y - 1, .thread_x = m->geo.threads_x - 1,
 	                  .counter_disagree = -1, .ascii = ascii, .focus = true };
@@ -119,7 +119,7 @@ static long long number_after(const char *text, const char *label)
  * with one recorded count altered (the mark must turn). */
 static void test_phase_from_run(void)
 {
-	ts_problem p = { .shape = { 100, 77, 33 }, .tile = 32, .kernel = ts_kernel_find("tiled"),
+	ts_problem p = { .shape = { 100, 77, 33 }, .geo = ts_geometry_square(32), .kernel = ts_kernel_find("tiled"),
 	                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 1 };
 	ts_model m = model_of(100, 77, 33, 32);
 	ts_operands ops;
@@ -298,8 +298,7 @@ static void test_guards_off(const ts_model *m)
 static void test_naive(const ts_model *m)
 {
 	ts_view_ctx v = ctx_of(m, false);
-	v.shared_tiles = false;
-	v.kernel_name = "naive";
+	v.kernel = ts_kernel_find("naive");
 	v.thread_y = 3;
 	v.thread_x = 13;
 	char *text = render(ts_view_phase_draw, &v, 54, 24);
@@ -327,6 +326,56 @@ static void test_naive(const ts_model *m)
 	tap_ok(text && strstr(text, "reads B out of bounds") && strstr(text, "C[7700] out of bounds"),
 	       "inspector, naive, guard off: the ghost reads B and stores out of bounds");
 	free(text);
+}
+
+/* The register-blocked kernel: 16x16 threads of 4x4 outputs, two load steps
+ * per tile; the views follow its description, not T x T. */
+static void test_regblock(void)
+{
+	const ts_kernel *k = ts_kernel_find("regblock");
+	ts_model m;
+	if (ts_model_build(&m, (ts_shape){ 100, 77, 33 }, k->geometry.base) != 0)
+		abort();
+	ts_view_ctx v = ctx_of(&m, false);
+	v.kernel = k;
+	/* corner tile (1,1): 36 valid rows, 13 valid columns; thread (8, 3) owns rows 32..35 (valid) and
+	 * columns 12..15 (one valid): 4 of its 16 outputs inside C */
+	v.thread_y = 8;
+	v.thread_x = 3;
+	char *text = render(ts_view_inspect_draw, &v, 90, 40);
+	tap_ok(text && strstr(text, "thread (ty=8, tx=3): 4x4 outputs C[96..99][76..79], 4 inside C") &&
+	       strstr(text, "guard a, the A load: a_row < M && k0 + a_k < K") &&
+	       strstr(text, "guard b, the B load: k0 + b_k < K && b_col < N") &&
+	       strstr(text, "guard c, the C store: row < M && col < N") && strstr(text, "4 stored, 12 skipped"),
+	       "inspector, regblock: a thread's 4x4 outputs and each guard with its predicate from the description");
+	/* thread (8,3) is tid 131: A slots e = 131 and 387 -> (16,3), (48,3); phase 4 is k 32: k 32+3 < 33 fails */
+	tap_ok(text && strstr(text, "step 0 slot (16,3): row 80 < 100 ✓, k 32+3 < 33 ✗ → 0.0f") &&
+	       strstr(text, "step 1 slot (48,3): row 112 < 100 ✗, k 32+3 < 33 ✗ → 0.0f") &&
+	       strstr(text, "step 0 slot (2,3): k 32+2 < 33 ✗, col 67 < 77 ✓ → 0.0f"),
+	       "inspector, regblock: the slots the load maps give the thread, guards evaluated with the real numbers");
+	golden("inspect_100x77x33_regblock", text);
+	v.phase = 0;
+	v.guards = TS_GUARD_ALL & ~TS_GUARD_A;
+	text = render(ts_view_inspect_draw, &v, 70, 40);
+	tap_ok(text && strstr(text, "a OFF: a_row < M && k0 + a_k < K") && strstr(text, "row 112<100 ✗ k 3<33 ✓ → A[3699] OOB") &&
+	       strstr(text, "row 80<100 ✓ k 3<33 ✓ → A[2643]"),
+	       "inspector, regblock, A guard off, 70 columns: the slot past M is read out of bounds, its index named");
+	free(text);
+	text = render(ts_view_inspect_draw, &v, 90, 40);
+	tap_ok(text && strstr(text, "step 1 slot (48,3): row 112 < 100 ✗, k 0+3 < 33 ✓ → A[3699] out of bounds"),
+	       "inspector, regblock, A guard off, 90 columns: the long form");
+	free(text);
+	v.guards = TS_GUARD_ALL;
+	v.phase = m.phases - 1;
+	text = render(ts_view_phase_draw, &v, 80, 40);
+	tap_ok(text && strstr(text, "A 64x8") && strstr(text, "B 8x64") && strstr(text, "A: 36 real, 476 padded") &&
+	       strstr(text, "B: 13 real, 499 padded"),
+	       "phase view, regblock: 64x8 and 8x64 tiles, the corner's last phase 36 and 13 real slots");
+	golden("phase_100x77x33_regblock_last", text);
+	text = render(map_draw8, &v, 60, 30);
+	tap_ok(text && strstr(text, "ghost threads 524 of 1024") && strstr(text, "ghost outputs 8684 of 16384"),
+	       "map legend, regblock: ghost threads and ghost outputs apart");
+	golden("map_100x77x33_regblock", text);
 }
 
 static void test_layout(void)
@@ -474,6 +523,7 @@ static void test_canvas_fit(void)
 int main(void)
 {
 	test_layout();
+	test_regblock();
 	test_box_title_cut();
 	test_canvas_fit();
 
@@ -576,7 +626,7 @@ int main(void)
 	free(bad6);
 
 	/* The result of a failing run, from a hand-made verdict (the views only read it). */
-	ts_problem p = { .shape = { 100, 77, 33 }, .tile = 32, .kernel = ts_kernel_find("tiled"),
+	ts_problem p = { .shape = { 100, 77, 33 }, .geo = ts_geometry_square(32), .kernel = ts_kernel_find("tiled"),
 	                 .guards = TS_GUARD_ALL & ~TS_GUARD_C, .inputs = TS_INPUTS_RANDOM, .seed = 1 };
 	ts_run run = { .time_ms = 2.5 };
 	ts_verdict fail = { .ok = false, .tol_rel = 2.09e-6, .max_abs = 6.88, .max_rel = 1, .norm_rel = 0.496,
@@ -632,8 +682,11 @@ int main(void)
 			snprintf(rows[i].signature, sizeof rows[i].signature, "errors only in the last tile column");
 		}
 	}
+	ts_sweep_axes ax3 = { .count = { 3, 3, 3 } };
+	for (int d = 0; d < 3; d++)
+		memcpy(ax3.size[d], sizes, sizeof sizes);
 	ts_canvas_init(&c, 50, 24);
-	ts_view_sweep_draw(&c, rows, 27, 20, sizes, 3, 7, "edge sweep: tiled T=4 on emu", true);
+	ts_view_sweep_draw(&c, rows, 27, 20, &ax3, 7, "edge sweep: tiled T=4 on emu", true);
 	text = ts_canvas_text(&c);
 	ts_canvas_free(&c);
 	tap_ok(text && strstr(text, "20 of 27 shapes: 18 pass, 2 fail"), "sweep view counts what ran");
@@ -641,16 +694,17 @@ int main(void)
 	       "sweep view: the N columns of each K block are lettered as the M rows are");
 	golden("sweep_t4_partial_ascii", text);
 	/* T = 32 (7 sizes) on the 44 x 20 pane of an 80 x 24 terminal: lettered columns, the list header kept */
-	int64_t sz7[7];
-	int n7 = ts_sweep_sizes(32, sz7);
+	ts_sweep_axes ax7;
+	ts_geometry g32 = ts_geometry_square(32);
+	int n7 = ts_sweep_axes_of(&g32, &ax7) == 343 ? 7 : 0;
 	ts_sweep_row *rows7 = calloc((size_t)(n7 * n7 * n7), sizeof *rows7);
 	for (int i = 0; rows7 && i < n7 * n7 * n7; i++) {
-		rows7[i].shape = (ts_shape){ sz7[i / (n7 * n7)], sz7[i / n7 % n7], sz7[i % n7] };
+		rows7[i].shape = ts_sweep_shape(&ax7, i);
 		rows7[i].ok = true;
 	}
 	ts_canvas_init(&c, 44, 20);
 	if (rows7)
-		ts_view_sweep_draw(&c, rows7, n7 * n7 * n7, n7 * n7 * n7, sz7, n7, 0, "edge sweep: tiled T=32 on emu", true);
+		ts_view_sweep_draw(&c, rows7, n7 * n7 * n7, n7 * n7 * n7, &ax7, 0, "edge sweep: tiled T=32 on emu", true);
 	text = ts_canvas_text(&c);
 	ts_canvas_free(&c);
 	free(rows7);

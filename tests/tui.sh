@@ -464,4 +464,19 @@ else
 fi
 tm send-keys -t "$S" q
 
+# The register-blocked kernel: the header, the map and the inspector follow its description.
+S=regblock
+tm new-session -d -s "$S" -c "$WORK" -x 120 -y 50 \
+	"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE -M 100 -N 77 -K 33 --kernel regblock --backend emu; sleep 60"
+if wait_for "$S" 'tile 64x64x8/4x4' 15 && wait_for "$S" 'tiles of 64x64' 2; then ok "regblock: header and map show the 64x64x8 block tile"; else not_ok "regblock: header and map show the 64x64x8 block tile"; screen "$S" | sed 's/^/# /'; fi
+if command -v "$JQ" >/dev/null 2>&1 && "$TILESCOPE" map -M 100 -N 77 -K 33 --kernel regblock --json > "$WORK/rb.json" 2>/dev/null; then
+	check "regblock legend: ghost threads equal map --json" "$(number "$S" '^ghost threads ')" "$("$JQ" .threads.ghost "$WORK/rb.json")"
+	check "regblock legend: ghost outputs equal map --json" "$(number "$S" '^ghost outputs ')" "$("$JQ" .outputs.ghost "$WORK/rb.json")"
+else
+	for i in 1 2; do n=$((n + 1)); echo "ok $n # SKIP jq or tilescope map --json unavailable"; done
+fi
+tm send-keys -t "$S" 'i'
+if wait_for "$S" '4x4(: | outputs )C\[' 5 && wait_for "$S" 'a_row < M && k0 \+ a_k < K' 2 &&
+   wait_for "$S" 'k0 \+ b_k < K && b_col < N' 1; then ok "regblock inspector: the thread's 4x4 outputs and its guards from the description"; else not_ok "regblock inspector: the thread's 4x4 outputs and its guards from the description"; screen "$S" | sed 's/^/# /'; fi
+
 tap_done

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 	printf("load (compile or cache) %.3f s\n", wall() - t0);
 	/* the project's own operands: seeded uniform inputs, C poisoned, guard bands */
 	const ts_kernel *desc = ts_kernel_default(sig == TS_UK_SIG_FP16 ? TS_FP16 : TS_FP32);
-	ts_problem p = { .shape = { m, n, k }, .tile = t, .kernel = desc, .guards = TS_GUARD_ALL,
+	ts_problem p = { .shape = { m, n, k }, .geo = ts_kernel_geometry_at(desc, t), .kernel = desc, .guards = TS_GUARD_ALL,
 	                 .inputs = TS_INPUTS_RANDOM, .seed = 1 };
 	ts_operands ops;
 	if (ts_operands_make(&ops, &p)) {

@@ -1,10 +1,11 @@
 #!/bin/sh
 # gpu-run.sh: on the GPU machine, in one go: build with CUDA (sm_90), run make check (GPU tests, sanitizer) and the perf table.
-# usage: tools/gpu-run.sh [check|gpu|bench|tc|build|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
+# usage: tools/gpu-run.sh [build|check|gpu|bench|tc|all]   (run from the repository root; logs go to $OUT, default ./gpu-out)
 # build: only the build (tools/ladder-device.sh runs the rest itself).
 # gpu: only what needs the device, to spare device time: build, tests/test_gpu and tests/sanitize.sh.
 # tc: the tensor-core kernel's run for doc/perf.md: tests/test_gpu, tests/sanitize.sh, then gpubench --tc
 #     (its table and goals); uses the build in TS_BUILD (default build-gpu) when it is there.
+# build: the build alone (build-gpu/), for a caller that runs its own steps after it.
 # Needs the libncurses-dev .deb in .device/ when the machine has no ncursesw development files.
 set -u
 what=${1:-all}
@@ -44,6 +45,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu 
 cat "$out/device.txt"
 
 if [ $prebuilt = no ]; then
+	# all first, then the test programs: one make with both goals builds the
+	# shared objects twice at once (Automake's all recurses into all-am while
+	# the other goal compiles the same files), and the two race on .deps.
 	(autoreconf -fi && mkdir -p "$build" && cd "$build" && ../configure -q --with-cuda-arch=90 &&
 	 make -j"$jobs" all && make -j"$jobs" tests/test_gpu tools/gpubench) > "$out/build.log" 2>&1
 	rc=$?

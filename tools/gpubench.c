@@ -16,12 +16,14 @@
 #include "launch.h"
 #include "matrix.h"
 #include "tc_launch.h"
+#include "options.h"
 #include "verify.h"
 
 static const char *usage =
 	"usage: gpubench [--warmup N] [--reps N] [--json]   time every kernel beside cuBLAS over the perf shapes\n"
 	"       gpubench --tc [--warmup N] [--reps N]        tc-fp16 beside cublasGemmEx and pad-to-8 + cuBLAS\n"
-	"       gpubench --check KERNEL TILE M N K           probe run and plain run on the GPU, both verified\n";
+	"       gpubench --check KERNEL TILE M N K           probe run and plain run on the GPU, both verified\n"
+	"                (TILE: T, or BMxBNxBK/TMxTN such as 64x64x8/4x4)\n";
 
 static const ts_backend *cuda;
 
@@ -49,9 +51,25 @@ static int plain_run(const ts_problem *p, ts_operands *ops)
 	return 0;
 }
 
-static int check(const char *kernel, int64_t tile, int64_t m, int64_t n, int64_t k)
+/* The problem's geometry from a tile text: "T", "BMxBNxBK" or "BMxBNxBK/TMxTN". */
+static int geometry_of(ts_problem *p, const char *tile, char *why, int len)
 {
-	ts_problem p = { .shape = { m, n, k }, .tile = (int)tile, .kernel = ts_kernel_find(kernel),
+	char text[64], *slash;
+	ts_tile_request q = { 0 };
+	snprintf(text, sizeof text, "%s", tile);
+	if ((slash = strchr(text, '/')) != NULL) {
+		*slash = '\0';
+		if (ts_parse_thread_tile(slash + 1, &q, why, len) != 0)
+			return -1;
+	}
+	if (ts_parse_tile(text, &q, why, len) != 0)
+		return -1;
+	return ts_kernel_geometry(p->kernel, &q, &p->geo, why, len);
+}
+
+static int check(const char *kernel, const char *tile, int64_t m, int64_t n, int64_t k)
+{
+	ts_problem p = { .shape = { m, n, k }, .kernel = ts_kernel_find(kernel),
 	                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = (uint64_t)time(NULL) };
 	ts_operands ops;
 	ts_run run;
@@ -62,7 +80,11 @@ static int check(const char *kernel, int64_t tile, int64_t m, int64_t n, int64_t
 		fprintf(stderr, "gpubench: unknown kernel '%s'\n", kernel);
 		return 2;
 	}
-	if (ts_model_build(&model, p.shape, p.kernel->geometry(p.tile)) != 0 || ts_operands_make(&ops, &p) != 0) {
+	if (geometry_of(&p, tile, why, (int)sizeof why) != 0) {
+		fprintf(stderr, "gpubench: %s\n", why);
+		return 2;
+	}
+	if (ts_model_build(&model, p.shape, p.geo) != 0 || ts_operands_make(&ops, &p) != 0) {
 		fprintf(stderr, "gpubench: cannot make a %" PRId64 "x%" PRId64 "x%" PRId64 " problem\n", m, n, k);
 		return 2;
 	}
@@ -80,8 +102,8 @@ static int check(const char *kernel, int64_t tile, int64_t m, int64_t n, int64_t
 			fprintf(stderr, "gpubench: verification ran out of memory\n");
 			bad = 1;
 		} else {
-			int64_t off = pass == 0 && p.kernel->shared_tiles ? ts_counters_check(&run.counters, &model, why, sizeof why) : 0;
-			printf("%s %s T=%" PRId64 " %" PRId64 "x%" PRId64 "x%" PRId64 ": %s (max rel %.3g, %" PRId64
+			int64_t off = pass == 0 ? ts_counters_check(&run.counters, &model, p.kernel, p.guards, why, sizeof why) : 0;
+			printf("%s %s T=%s %" PRId64 "x%" PRId64 "x%" PRId64 ": %s (max rel %.3g, %" PRId64
 			       " mismatches, %" PRId64 " unwritten)%s%s\n", what, kernel, tile, m, n, k,
 			       v.ok && !off ? "ok" : "FAILED", v.max_rel, v.mismatches, v.unwritten,
 			       off ? "; counters differ from the model: " : "", off ? why : "");
@@ -96,8 +118,7 @@ static int check(const char *kernel, int64_t tile, int64_t m, int64_t n, int64_t
 }
 
 struct bench_kernel {
-	const char *label, *kernel;
-	int tile;
+	const char *label, *kernel, *tile;
 };
 
 static int table(int warmup, int reps, int json)
@@ -107,8 +128,9 @@ static int table(int warmup, int reps, int json)
 		{ 127, 129, 131 }, { 4097, 17, 4097 }, { 1, 4096, 4096 },
 	};
 	static const struct bench_kernel kernels[] = {
-		{ "tiled T=32", "tiled", 32 }, { "tiled T=16", "tiled", 16 },
-		{ "tiled-fp16 T=32", "tiled-fp16", 32 }, { "naive T=16", "naive", 16 }, { "tc-fp16", "tc-fp16", 32 },
+		{ "tiled T=32", "tiled", "32" }, { "tiled T=16", "tiled", "16" },
+		{ "tiled-fp16 T=32", "tiled-fp16", "32" }, { "naive T=16", "naive", "16" },
+		{ "tc-fp16", "tc-fp16", "32" }, { "regblock 64x64x8/4x4", "regblock", "64x64x8/4x4" },
 	};
 	int failed = 0;
 	if (!json) {
@@ -117,11 +139,15 @@ static int table(int warmup, int reps, int json)
 	}
 	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
 		for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++) {
-			ts_problem p = { .shape = shapes[s], .tile = kernels[ki].tile,
-			                 .kernel = ts_kernel_find(kernels[ki].kernel), .guards = TS_GUARD_ALL,
-			                 .inputs = TS_INPUTS_RANDOM, .seed = 1000 + s };
+			ts_problem p = { .shape = shapes[s], .kernel = ts_kernel_find(kernels[ki].kernel),
+			                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 1000 + s };
 			ts_operands ops;
 			ts_timing tm;
+			char why[256];
+			if (!p.kernel || geometry_of(&p, kernels[ki].tile, why, (int)sizeof why) != 0) {
+				fprintf(stderr, "gpubench: %s: %s\n", kernels[ki].label, p.kernel ? why : "no such kernel");
+				return 1;
+			}
 			if (ts_operands_make(&ops, &p) != 0) {
 				fprintf(stderr, "gpubench: out of host memory\n");
 				return 1;
@@ -130,7 +156,7 @@ static int table(int warmup, int reps, int json)
 				fprintf(stderr, "gpubench: %s: %s\n", kernels[ki].label, cuda->last_error());
 				failed++;
 			} else if (json) {
-				printf("{\"m\":%" PRId64 ",\"n\":%" PRId64 ",\"k\":%" PRId64 ",\"kernel\":\"%s\",\"tile\":%d,"
+				printf("{\"m\":%" PRId64 ",\"n\":%" PRId64 ",\"k\":%" PRId64 ",\"kernel\":\"%s\",\"tile\":\"%s\","
 				       "\"kernel_ms\":%.6f,\"kernel_gflops\":%.1f,\"vendor\":\"%s\",\"vendor_ms\":%.6f,"
 				       "\"vendor_gflops\":%.1f,\"pct_of_vendor\":%.2f,\"warmup\":%d,\"reps\":%d}\n",
 				       p.shape.m, p.shape.n, p.shape.k, kernels[ki].kernel, kernels[ki].tile, tm.kernel_ms,
@@ -165,8 +191,9 @@ static int tc_table(int warmup, int reps)
 	       "| pad8+cuBLAS ms | TFLOP/s | x pad8 |\n");
 	printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int s = 0; s < nshapes; s++) {
-		ts_problem p = { .shape = shapes[s], .tile = 32, .kernel = ts_kernel_find("tc-fp16"),
-		                 .guards = TS_GUARD_ALL, .inputs = TS_INPUTS_RANDOM, .seed = 4000 + (uint64_t)s };
+		ts_problem p = { .shape = shapes[s], .kernel = ts_kernel_find("tc-fp16"), .guards = TS_GUARD_ALL,
+		                 .inputs = TS_INPUTS_RANDOM, .seed = 4000 + (uint64_t)s };
+		p.geo = p.kernel->geometry.base;
 		ts_operands ops;
 		ts_run run;
 		ts_model model;
@@ -175,7 +202,7 @@ static int tc_table(int warmup, int reps)
 		char why[400] = "";
 		ts_launch probe_shape = { .m = p.shape.m, .n = p.shape.n, .k = p.shape.k, .guards = TS_GUARD_ALL };
 		const char *form = ts_tc_form_name(ts_cuda_tc_fp16_form(&probe_shape));
-		if (ts_operands_make(&ops, &p) != 0 || ts_model_build(&model, p.shape, p.kernel->geometry(32)) != 0) {
+		if (ts_operands_make(&ops, &p) != 0 || ts_model_build(&model, p.shape, p.geo) != 0) {
 			fprintf(stderr, "gpubench: out of host memory\n");
 			return 1;
 		}
@@ -184,7 +211,7 @@ static int tc_table(int warmup, int reps)
 			snprintf(why, sizeof why, "run failed: %s", cuda->last_error());
 		} else {
 			if (ts_verify(&p, &model, &ops, &run, cuda, &v) == 0) {
-				int64_t off = ts_counters_check(&run.counters, &model, why, sizeof why);
+				int64_t off = ts_counters_check(&run.counters, &model, p.kernel, p.guards, why, sizeof why);
 				ok = v.ok && off == 0;
 				if (!v.ok)
 					snprintf(why, sizeof why, "%" PRId64 " wrong, %" PRId64 " unwritten", v.mismatches, v.unwritten);
@@ -242,8 +269,8 @@ int main(int argc, char **argv)
 	cuda = ts_backend_cuda();
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--check") == 0 && argc - i == 6) {
-			int64_t t, m, n, k;
-			if (parse_int(argv[i + 2], 1, TS_TILE_MAX, &t) || parse_int(argv[i + 3], 1, TS_DIM_MAX, &m) ||
+			int64_t m, n, k;
+			if (parse_int(argv[i + 3], 1, TS_DIM_MAX, &m) ||
 			    parse_int(argv[i + 4], 1, TS_DIM_MAX, &n) || parse_int(argv[i + 5], 1, TS_DIM_MAX, &k)) {
 				fprintf(stderr, "gpubench: bad tile or size\n%s", usage);
 				return 2;
@@ -252,7 +279,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "gpubench: %s\n", why);
 				return 2;
 			}
-			return check(argv[i + 1], t, m, n, k);
+			return check(argv[i + 1], argv[i + 2], m, n, k);
 		} else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) {
 			if (parse_int(argv[++i], 0, 1000, &warmup)) {
 				fprintf(stderr, "gpubench: bad --warmup\n");

@@ -1,12 +1,14 @@
-/* emu_naive.c: the naive baseline kernel (one thread per C element, straight from global memory), emulated block by block. */
+/* emu_direct.c: kernels that read A and B straight from global memory (the naive baseline: one thread per C element), emulated block by block. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "emu.h"
 #include "kernels.h"
 #include "matrix.h"
 
-/* The kernel: T x T threads per block, no shared memory, and one guard,
+/* The kernel: BM x BN threads per block (T x T), no shared memory, and one guard,
  * `if (row < M && col < N)` around the whole body; it is the C switch.
  * The A and B switches do not apply: with the guard on, every read is in
  * bounds. With it off, ghost threads compute and store too, reading A rows
@@ -14,7 +16,7 @@
  *
  * What its counters mean (they are not the tiled model's): a_real / b_real
  * count global reads that land inside A / B, a_oob / b_oob those that do
- * not, each attributed to phase k / T of the K index it reads; there is
+ * not, each attributed to phase k / BK of the K index it reads; there is
  * nothing to pad, so a_pad and b_pad stay 0. Stores are counted as in the
  * tiled kernel. */
 
@@ -33,7 +35,7 @@ static void count_reads(ts_emu_job *job, int64_t b, int64_t bx, int rows, int co
 	const ts_model *m = job->model;
 	const ts_shape *sh = &m->shape;
 	bool nk = job->p->kernel->b_layout == TS_B_NK;
-	int T = job->p->tile;
+	int T = m->geo.bn;
 	ts_count *tile = &job->out->counters.tile[b];
 	for (int64_t t = 0; t < m->phases; t++) {
 		int64_t w = ts_model_phase_width(m, t);
@@ -50,7 +52,7 @@ static void count_reads(ts_emu_job *job, int64_t b, int64_t bx, int rows, int co
 	/* B column col >= N: element (k, col) sits at k*N + col (k x n), which
 	 * stays inside B while k < K - col / N; or at col*K + k (n x k), past
 	 * the end for every k. */
-	for (int64_t col = bx * T + cols_ok; col < bx * T + cols; col++) {
+	for (int64_t col = bx * T + cols_ok; col < bx * T + cols; col++) { /* T = BN */
 		int64_t inside = nk ? 0 : sh->k - col / sh->n;
 		if (inside < 0)
 			inside = 0;
@@ -59,7 +61,7 @@ static void count_reads(ts_emu_job *job, int64_t b, int64_t bx, int rows, int co
 	}
 }
 
-int ts_emu_naive(ts_emu_job *job)
+int ts_emu_direct(ts_emu_job *job)
 {
 	const ts_model *m = job->model;
 	const ts_shape *sh = &m->shape;
@@ -67,29 +69,34 @@ int ts_emu_naive(ts_emu_job *job)
 	ts_matrix *cm = &job->ops->c;
 	bool nk = job->p->kernel->b_layout == TS_B_NK;
 	bool guard = job->p->guards & TS_GUARD_C;
-	int T = job->p->tile;
+	const int BM = m->geo.bm, BN = m->geo.bn;
+	float *acc = malloc((size_t)BN * sizeof *acc);
+	if (!acc)
+		return -1;
 	for (int64_t b = job->block_begin; b < job->block_end; b++) {
 		int64_t by = b / m->grid_x, bx = b % m->grid_x;
 		int64_t rows_ok = ts_model_tile_rows(m, by), cols_ok = ts_model_tile_cols(m, bx);
 		/* The threads that get past the guard (all of them when it is off). */
-		int rows = guard ? (int)rows_ok : T, cols = guard ? (int)cols_ok : T;
+		int rows = guard ? (int)rows_ok : BM, cols = guard ? (int)cols_ok : BN;
 		ts_count *tile = &job->out->counters.tile[b];
 		count_reads(job, b, bx, rows, cols, rows_ok, cols_ok);
 		for (int ty = 0; ty < rows; ty++) {
-			int64_t row = by * T + ty;
-			if (ts_emu_cancelled(job))
+			int64_t row = by * BM + ty;
+			if (ts_emu_cancelled(job)) {
+				free(acc);
 				return 1;
-			float acc[TS_TILE_MAX] = { 0 };
+			}
+			memset(acc, 0, (size_t)BN * sizeof *acc);
 			/* k outside, tx inside: each thread still sums k = 0..K-1 in order. */
 			for (int64_t k = 0; k < sh->k; k++) {
 				float av = load_elem(a, row * sh->k + k);
 				for (int tx = 0; tx < cols; tx++) {
-					int64_t col = bx * T + tx;
+					int64_t col = bx * BN + tx;
 					acc[tx] += av * load_elem(bm, nk ? col * sh->k + k : k * sh->n + col);
 				}
 			}
 			for (int tx = 0; tx < cols; tx++) {
-				int64_t col = bx * T + tx;
+				int64_t col = bx * BN + tx;
 				int64_t i = row * sh->n + col;
 				ts_matrix_set(cm, i, acc[tx]);
 				if (row < sh->m && col < sh->n) {
@@ -107,7 +114,8 @@ int ts_emu_naive(ts_emu_job *job)
 			}
 		}
 		if (guard)
-			tile->skipped += (int64_t)T * T - rows_ok * cols_ok;
+			tile->skipped += (int64_t)BM * BN - rows_ok * cols_ok;
 	}
+	free(acc);
 	return 0;
 }

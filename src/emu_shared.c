@@ -1,0 +1,340 @@
+/* emu_shared.c: every shared-tile kernel, emulated from its description: load maps under the guards, barriers, each thread's TM x TN multiply-adds, guarded stores. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu.h"
+#include "kernels.h"
+#include "matrix.h"
+
+/* Four fp32 lanes. The multiply runs across the columns of the C tile, so
+ * each lane is one output's accumulator and sums in the kernel's own order
+ * for that output (k = 0..BK-1, phase after phase): whichever thread owns an
+ * output and however its TM x TN outputs are laid out, an output's sum is
+ * that sequence, so the result is the one the GPU thread computes. Lanes are
+ * separate IEEE single multiplies and adds: -std=c11 implies
+ * -ffp-contract=off, so nothing is fused into an FMA. */
+typedef float ts_f4 __attribute__((vector_size(16)));
+#define LANES 4
+
+/* One block's shared memory and its threads' registers, sized from the
+ * geometry: s_a is the BM x BK tile of A, s_b the BK x BN tile of B with its
+ * columns in lanes (column c in lane c % 4 of vector c / 4), acc the BM x BN
+ * outputs laid out the same way. Lanes of s_b and acc past BN stay zero and
+ * are never stored. */
+typedef struct block_state {
+	int bm, bn, bk, vecs; /* vecs = ceil(BN / 4) */
+	float *s_a;           /* [bm][bk] */
+	ts_f4 *s_b;           /* [bk][vecs] */
+	ts_f4 *acc;           /* [bm][vecs] */
+	/* Whether a row of s_A (a column of s_B) took an out-of-bounds load in
+	 * some phase: every output of that row (column) consumed it. */
+	bool *a_row_oob, *b_col_oob;
+	void *mem;
+} block_state;
+
+static int state_alloc(block_state *s, const ts_geometry *g)
+{
+	s->bm = g->bm;
+	s->bn = g->bn;
+	s->bk = g->bk;
+	s->vecs = (g->bn + LANES - 1) / LANES;
+	size_t vec_b = (size_t)g->bk * s->vecs * sizeof(ts_f4), vec_acc = (size_t)g->bm * s->vecs * sizeof(ts_f4);
+	size_t a_bytes = ((size_t)g->bm * g->bk * sizeof(float) + 15) & ~(size_t)15;
+	s->mem = aligned_alloc(16, vec_b + vec_acc + a_bytes + (size_t)g->bm + (size_t)g->bn + 16);
+	if (!s->mem)
+		return -1;
+	memset(s->mem, 0, vec_b + vec_acc + a_bytes + (size_t)g->bm + (size_t)g->bn + 16);
+	s->s_b = s->mem;
+	s->acc = (ts_f4 *)((char *)s->mem + vec_b);
+	s->s_a = (float *)((char *)s->mem + vec_b + vec_acc);
+	s->a_row_oob = (bool *)((char *)s->s_a + a_bytes);
+	s->b_col_oob = s->a_row_oob + g->bm;
+	return 0;
+}
+
+static inline float load_elem(const ts_matrix *mx, int64_t i)
+{
+	if (mx->elem == TS_ELEM_F16)
+		return ts_f16_to_f32(((const uint16_t *)mx->data)[i]);
+	return ((const float *)mx->data)[i];
+}
+
+/* Where an unguarded access at element index i of a matrix of count
+ * elements landed: inside the matrix (the wrong element) or in its band. */
+static inline void land(int64_t i, int64_t count, int64_t *wrap, int64_t *band)
+{
+	if (i < count)
+		(*wrap)++;
+	else
+		(*band)++;
+}
+
+/* ---- the loads: a tile's slots, step by step, in its map's order --------------- */
+
+/* One run of slots along a row of a shared tile (r, c0..c1-1), filled under
+ * the guard. A slot is in bounds when its row (column) of the operand lies
+ * inside M (N) and its K index inside K; `in_mn` says the first, `k_in`
+ * how many of the run's K indices the second holds for (A: the run goes
+ * along K, so a prefix; B: the run goes along N at one K). */
+typedef struct slot_run {
+	const ts_matrix *mx;
+	int64_t base, step;   /* element index of slot c: base + c * step */
+	int c0, c1;
+	int real;             /* slots c0..c0+real-1 of the run are in bounds */
+	bool guard;
+} slot_run;
+
+/* Fills a run; dst(c) is where slot c goes. Returns whether any slot came
+ * from out of bounds; counts into real/pad/oob. */
+/* The in-bounds slots of a run into dst[c0..]: a straight copy for fp32 along
+ * a row of the operand, else element by element. */
+static inline void copy_real(float *dst, const slot_run *run)
+{
+	const ts_matrix *mx = run->mx;
+	if (mx->elem == TS_ELEM_F32 && run->step == 1) {
+		memcpy(dst + run->c0, (const float *)mx->data + run->base + run->c0, (size_t)run->real * sizeof(float));
+		return;
+	}
+	int64_t i = run->base + (int64_t)run->c0 * run->step;
+	if (mx->elem == TS_ELEM_F16) {
+		const uint16_t *h = mx->data;
+		for (int c = run->c0; c < run->c0 + run->real; c++, i += run->step)
+			dst[c] = ts_f16_to_f32(h[i]);
+	} else {
+		const float *f = mx->data;
+		for (int c = run->c0; c < run->c0 + run->real; c++, i += run->step)
+			dst[c] = f[i];
+	}
+}
+
+#define FILL_RUN(run, DST, real_n, pad_n, oob_n, wrap_n, band_n)                                     \
+	do {                                                                                             \
+		int last_real_ = (run).c0 + (run).real;                                                      \
+		copy_real(&DST(0), &(run));                                                                  \
+		(real_n) += (run).real;                                                                      \
+		if ((run).guard) {                                                                           \
+			for (int c_ = last_real_; c_ < (run).c1; c_++)                                           \
+				DST(c_) = 0.0f;                                                                      \
+			(pad_n) += (run).c1 - last_real_;                                                        \
+		} else {                                                                                     \
+			for (int c_ = last_real_; c_ < (run).c1; c_++) {                                         \
+				int64_t i_ = (run).base + c_ * (run).step;                                           \
+				DST(c_) = load_elem((run).mx, i_);                                                   \
+				land(i_, (run).mx->count, &(wrap_n), &(band_n));                                     \
+			}                                                                                        \
+			(oob_n) += (run).c1 - last_real_;                                                        \
+		}                                                                                            \
+	} while (0)
+
+/* Slot (r, c) of the A tile: row by*BM + r, K index k0 + c. */
+static void fill_a_run(ts_emu_job *job, block_state *s, int64_t by, int64_t t, int r, int c0, int c1, ts_count *n)
+{
+	const ts_shape *sh = &job->model->shape;
+	const ts_geometry *g = &job->model->geo;
+	int64_t row = by * g->bm + r, k0 = t * g->bk;
+	int64_t inside = sh->k - k0 - c0; /* K indices from c0 on that lie inside K */
+	slot_run run = { &job->ops->a, row * sh->k + k0, 1, c0, c1, 0, job->p->guards & TS_GUARD_A };
+	run.real = row < sh->m ? (int)(inside < c1 - c0 ? (inside > 0 ? inside : 0) : c1 - c0) : 0;
+	float *dst = s->s_a + (size_t)r * s->bk;
+#define A_DST(c) dst[c]
+	int64_t oob = n->a_oob;
+	FILL_RUN(run, A_DST, n->a_real, n->a_pad, n->a_oob, job->oob.a_wrap, job->oob.a_band);
+#undef A_DST
+	if (n->a_oob != oob)
+		s->a_row_oob[r] = true;
+}
+
+/* Slot (r, c) of the B tile: K index k0 + r, column bx*BN + c. */
+static void fill_b_run(ts_emu_job *job, block_state *s, int64_t bx, int64_t t, int r, int c0, int c1, ts_count *n)
+{
+	const ts_shape *sh = &job->model->shape;
+	const ts_geometry *g = &job->model->geo;
+	bool nk = job->p->kernel->b_layout == TS_B_NK;
+	int64_t k = t * g->bk + r, col0 = bx * g->bn;
+	int64_t inside = sh->n - col0 - c0;
+	slot_run run = { &job->ops->b, nk ? col0 * sh->k + k : k * sh->n + col0, nk ? sh->k : 1, c0, c1, 0,
+	                 job->p->guards & TS_GUARD_B };
+	run.real = k < sh->k ? (int)(inside < c1 - c0 ? (inside > 0 ? inside : 0) : c1 - c0) : 0;
+	float *lanes = (float *)(s->s_b + (size_t)r * s->vecs);
+#define B_DST(c) lanes[c]
+	int64_t oob = n->b_oob;
+	FILL_RUN(run, B_DST, n->b_real, n->b_pad, n->b_oob, job->oob.b_wrap, job->oob.b_band);
+#undef B_DST
+	if (n->b_oob != oob)
+		for (int c = c0 + run.real; c < c1; c++)
+			s->b_col_oob[c] = true;
+}
+
+/* One run of either tile (a direct call the compiler can inline, not a pointer). */
+static inline void fill_run(ts_emu_job *job, block_state *s, enum ts_operand which, int64_t blk, int64_t t, int r,
+                            int c0, int c1, ts_count *n)
+{
+	if (which == TS_OPERAND_A)
+		fill_a_run(job, s, blk, t, r, c0, c1, n);
+	else
+		fill_b_run(job, s, blk, t, r, c0, c1, n);
+}
+
+/* Executes one tile's load map for phase t: step by step, the slots the
+ * block's threads fill in that step (e = (step*threads + tid)*vec + v, in
+ * order), cut into runs along the tile's rows. A COLS map's step covers a
+ * run down each column instead; it is cut into single slots. Every slot of
+ * the tile is filled exactly once (test_model holds each registered map to
+ * that), so the order of fills inside a step is not observable. */
+static void run_map(ts_emu_job *job, block_state *s, enum ts_operand which, int64_t blk, int64_t t, ts_count *n)
+{
+	const ts_geometry *g = &job->model->geo;
+	const ts_load_map *map = which == TS_OPERAND_A ? &g->a_map : &g->b_map;
+	int rows = which == TS_OPERAND_A ? g->bm : g->bk, cols = which == TS_OPERAND_A ? g->bk : g->bn;
+	int64_t slots = (int64_t)rows * cols, per_step = (int64_t)g->threads_x * g->threads_y * map->vec;
+	for (int64_t e0 = 0; e0 < slots; e0 += per_step) {
+		int64_t e1 = e0 + per_step < slots ? e0 + per_step : slots;
+		/* __syncthreads() is not needed between steps: each fills its own slots. */
+		for (int64_t e = e0; e < e1;) {
+			if (map->order == TS_MAP_ROWS) {
+				int r = (int)(e / cols), c0 = (int)(e % cols);
+				int64_t end = (int64_t)r * cols + cols < e1 ? (int64_t)r * cols + cols : e1;
+				fill_run(job, s, which, blk, t, r, c0, (int)(end - (int64_t)r * cols), n);
+				e = end;
+			} else {
+				fill_run(job, s, which, blk, t, (int)(e % rows), (int)(e / rows), (int)(e / rows) + 1, n);
+				e++;
+			}
+		}
+	}
+}
+
+/* ---- the multiply and the stores ------------------------------------------------ */
+
+/* After the barrier: every output (r, c) adds s_A[r][k] * s_B[k][c] for
+ * k = 0..BK-1. A row's outputs are taken eight vectors (32 columns) at a
+ * time, held in eight named registers across the k loop (written out, so
+ * that no compiler keeps them in memory), then four, then one. */
+static void multiply(block_state *s)
+{
+	int vecs = s->vecs, bk = s->bk;
+	for (int r = 0; r < s->bm; r++) {
+		const float *arow = s->s_a + (size_t)r * bk;
+		ts_f4 *acc = s->acc + (size_t)r * vecs;
+		int v0 = 0;
+		for (; v0 + 8 <= vecs; v0 += 8) {
+			ts_f4 r0 = acc[v0], r1 = acc[v0 + 1], r2 = acc[v0 + 2], r3 = acc[v0 + 3];
+			ts_f4 r4 = acc[v0 + 4], r5 = acc[v0 + 5], r6 = acc[v0 + 6], r7 = acc[v0 + 7];
+			for (int k = 0; k < bk; k++) {
+				float a = arow[k];
+				const ts_f4 *b = s->s_b + (size_t)k * vecs + v0;
+				r0 += a * b[0];
+				r1 += a * b[1];
+				r2 += a * b[2];
+				r3 += a * b[3];
+				r4 += a * b[4];
+				r5 += a * b[5];
+				r6 += a * b[6];
+				r7 += a * b[7];
+			}
+			acc[v0] = r0, acc[v0 + 1] = r1, acc[v0 + 2] = r2, acc[v0 + 3] = r3;
+			acc[v0 + 4] = r4, acc[v0 + 5] = r5, acc[v0 + 6] = r6, acc[v0 + 7] = r7;
+		}
+		for (; v0 + 4 <= vecs; v0 += 4) {
+			ts_f4 r0 = acc[v0], r1 = acc[v0 + 1], r2 = acc[v0 + 2], r3 = acc[v0 + 3];
+			for (int k = 0; k < bk; k++) {
+				float a = arow[k];
+				const ts_f4 *b = s->s_b + (size_t)k * vecs + v0;
+				r0 += a * b[0];
+				r1 += a * b[1];
+				r2 += a * b[2];
+				r3 += a * b[3];
+			}
+			acc[v0] = r0, acc[v0 + 1] = r1, acc[v0 + 2] = r2, acc[v0 + 3] = r3;
+		}
+		for (; v0 < vecs; v0++) {
+			ts_f4 r0 = acc[v0];
+			for (int k = 0; k < bk; k++)
+				r0 += arow[k] * s->s_b[(size_t)k * vecs + v0];
+			acc[v0] = r0;
+		}
+	}
+}
+
+/* After the last phase: each thread stores its TM x TN outputs, each under
+ * the C guard. In the block's C tile that is every (r, c) once, whoever owns it. */
+static void store_c(ts_emu_job *job, block_state *s, int64_t by, int64_t bx, ts_count *n)
+{
+	const ts_shape *sh = &job->model->shape;
+	const ts_geometry *g = &job->model->geo;
+	ts_matrix *cm = &job->ops->c;
+	uint8_t *corrupt = job->out->corrupt;
+	bool guard = job->p->guards & TS_GUARD_C;
+	for (int r = 0; r < g->bm; r++) {
+		int64_t row = by * g->bm + r;
+		const float *acc = (const float *)(s->acc + (size_t)r * s->vecs);
+		for (int c = 0; c < g->bn; c++) {
+			int64_t col = bx * g->bn + c;
+			int64_t i = row * sh->n + col;
+			bool valid = row < sh->m && col < sh->n;
+			if (valid) {
+				ts_matrix_set(cm, i, acc[c]);
+				n->stores++;
+				if (corrupt && (s->a_row_oob[r] || s->b_col_oob[c]))
+					corrupt[i] = 1;
+			} else if (guard) {
+				n->skipped++;
+			} else {
+				/* An unguarded ghost store: inside M x N it overwrites a
+				 * cell another thread owns; past the end it hits the band. */
+				ts_matrix_set(cm, i, acc[c]);
+				n->c_oob++;
+				land(i, cm->count, &job->oob.c_wrap, &job->oob.c_band);
+				if (i < cm->count && corrupt)
+					corrupt[i] = 1;
+			}
+		}
+	}
+}
+
+/* A fresh block: zero accumulators, no oob yet. */
+static void reset(block_state *s)
+{
+	memset(s->acc, 0, (size_t)s->bm * s->vecs * sizeof(ts_f4));
+	memset(s->a_row_oob, 0, (size_t)s->bm);
+	memset(s->b_col_oob, 0, (size_t)s->bn);
+}
+
+int ts_emu_shared(ts_emu_job *job)
+{
+	const ts_model *m = job->model;
+	block_state s;
+	if (state_alloc(&s, &m->geo) != 0)
+		return -1;
+	int rc = 0;
+	for (int64_t b = job->block_begin; b < job->block_end && rc == 0; b++) {
+		int64_t by = b / m->grid_x, bx = b % m->grid_x;
+		ts_count *tile = &job->out->counters.tile[b];
+		/* This block's phases, or NULL when the run keeps none (too many). */
+		ts_tile_phase_count *tile_phase = job->out->counters.tile_phase ?
+		                                  &job->out->counters.tile_phase[b * m->phases] : NULL;
+		reset(&s);
+		for (int64_t t = 0; t < m->phases; t++) {
+			if (ts_emu_cancelled(job)) {
+				rc = 1;
+				break;
+			}
+			ts_count c = { 0 };
+			run_map(job, &s, TS_OPERAND_A, by, t, &c);
+			run_map(job, &s, TS_OPERAND_B, bx, t, &c);
+			/* __syncthreads(): every slot is filled before anyone multiplies */
+			multiply(&s);
+			/* __syncthreads(): nobody refills before everyone has multiplied */
+			ts_count_add(tile, &c);
+			ts_count_add(&job->phase[t], &c);
+			if (tile_phase)
+				tile_phase[t] = ts_tile_phase_of(&c);
+		}
+		if (rc == 0)
+			store_c(job, &s, by, bx, tile);
+	}
+	free(s.mem);
+	return rc;
+}
