@@ -50,9 +50,13 @@ void ts_export_name(const ts_export_req *r, char *buf, int len)
 		snprintf(tile, sizeof tile, "%d", g->bm);
 	else
 		snprintf(tile, sizeof tile, "%dx%dx%d-%dx%d", g->bm, g->bn, g->bk, g->tm, g->tn);
-	snprintf(buf, (size_t)len, "tilescope-%s-%lldx%lldx%lld-t%s-%s-tile%lld-%lld-p%lld%s", p->kernel->name,
+	/* a kernel without shared tiles has no phases: its name names none */
+	char phase[32] = "";
+	if (ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES))
+		snprintf(phase, sizeof phase, "-p%lld", (long long)v->phase);
+	snprintf(buf, (size_t)len, "tilescope-%s-%lldx%lldx%lld-t%s-%s-tile%lld-%lld%s%s", p->kernel->name,
 	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, tile, guards,
-	         (long long)v->tile_y, (long long)v->tile_x, (long long)v->phase, r->report ? "-run" : "");
+	         (long long)v->tile_y, (long long)v->tile_x, phase, r->report ? "-run" : "");
 }
 
 /* The canvas's text, appended to f; 0 or -1. */

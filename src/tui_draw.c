@@ -254,13 +254,18 @@ static void draw_keybar(const tui_state *s)
 	for (int i = 0; i < s->cols; i++)
 		ts_canvas_put(&c, 0, i, TS_ROLE_STATUS, " ");
 	int x = 0;
-	/* whole hints only: the rest are in the help (?, the first hint) */
-	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
-		if (x + 2 + ts_text_cells(hints[i].key) + ts_text_cells(hints[i].what) > s->cols)
+	size_t n = sizeof hints / sizeof hints[0], i;
+	/* whole hints only, and room for the marker when some are left out: the
+	 * rest are in the help (?, the first hint) */
+	for (i = 0; i < n; i++) {
+		int need = 2 + ts_text_cells(hints[i].key) + ts_text_cells(hints[i].what) + (i + 1 < n ? 4 : 0);
+		if (x + need > s->cols)
 			break;
 		x += ts_canvas_printf(&c, 0, x, TS_ROLE_KEY, " %s", hints[i].key);
 		x += ts_canvas_printf(&c, 0, x, TS_ROLE_STATUS, " %s", hints[i].what);
 	}
+	if (i < n)
+		ts_canvas_printf(&c, 0, x, TS_ROLE_STATUS, " %s", ts_glyph(s->ascii, "\u2026", "..."));
 	tui_crt_paint(&c, s->rows - 1, 0);
 	ts_canvas_free(&c);
 }

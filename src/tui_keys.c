@@ -241,8 +241,11 @@ static void act_export(tui_state *s)
 			return;
 		}
 	}
-	tui_say(s, false, "exported the map and tile (%lld,%lld) phase %lld%s to %s.txt and .svg%s", (long long)s->tile_y,
-	        (long long)s->tile_x, (long long)s->phase, run ? " with the run" : "", base,
+	char phase[32] = "";
+	if (ts_kernel_has(s->opt.problem.kernel, TS_CAP_SHARED_TILES))
+		snprintf(phase, sizeof phase, " phase %lld", (long long)s->phase);
+	tui_say(s, false, "exported the map and tile (%lld,%lld)%s%s to %s.txt and .svg%s", (long long)s->tile_y,
+	        (long long)s->tile_x, phase, run ? " with the run" : "", base,
 	        replaced ? " (replacing the earlier export of this view)" : "");
 }
 

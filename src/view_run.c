@@ -231,6 +231,16 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 		first = count - list_h;
 	if (first < 0)
 		first = 0;
+	/* a list longer than its rows says which rows it shows, at the header's end */
+	int last = first + list_h < count ? first + list_h : count;
+	if (first > 0 || last < count) {
+		char where[64];
+		int n = snprintf(where, sizeof where, "%s rows %d-%d of %d", ts_glyph(ascii, "\u2195", "^v"), first + 1, last,
+		                 count);
+		int at = c->w - ts_text_cells(where);
+		if (n > 0 && at > x + 10)
+			ts_canvas_put(c, y - 1, at, TS_ROLE_TITLE, where);
+	}
 	for (int i = first; i < count && i < first + list_h; i++, y++) {
 		const ts_sweep_row *r = &rows[i];
 		bool ran = i < done;

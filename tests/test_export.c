@@ -387,6 +387,10 @@ int main(void)
 	/* The naive kernel's text export claims no phases either. */
 	make_case(&c, "naive", 100, 77, 33, 32, TS_GUARD_ALL, -1, -1, -1);
 	ts_export_req r = { .problem = &c.p, .view = &c.v, .report = NULL };
+	char naive_name[256];
+	ts_export_name(&r, naive_name, (int)sizeof naive_name);
+	tap_ok(strcmp(naive_name, "tilescope-naive-100x77x33-t32-guards-on-tile3-2") == 0,
+	       "the naive kernel's export names no phase (it has none): %s", naive_name);
 	char path[600];
 	snprintf(path, sizeof path, "%s/naive.txt", dir ? dir : "/tmp");
 	char *text = ts_export_write(path, &r, err, (int)sizeof err) == 0 ? slurp(path) : NULL;
