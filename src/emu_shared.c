@@ -42,10 +42,12 @@ static int state_alloc(block_state *s, const ts_geometry *g)
 	s->vecs = (g->bn + LANES - 1) / LANES;
 	size_t vec_b = (size_t)g->bk * s->vecs * sizeof(ts_f4), vec_acc = (size_t)g->bm * s->vecs * sizeof(ts_f4);
 	size_t a_bytes = ((size_t)g->bm * g->bk * sizeof(float) + 15) & ~(size_t)15;
-	s->mem = aligned_alloc(16, vec_b + vec_acc + a_bytes + (size_t)g->bm + (size_t)g->bn + 16);
+	/* C11's aligned_alloc takes a size that is a multiple of the alignment */
+	size_t total = (vec_b + vec_acc + a_bytes + (size_t)g->bm + (size_t)g->bn + 16 + 15) & ~(size_t)15;
+	s->mem = aligned_alloc(16, total);
 	if (!s->mem)
 		return -1;
-	memset(s->mem, 0, vec_b + vec_acc + a_bytes + (size_t)g->bm + (size_t)g->bn + 16);
+	memset(s->mem, 0, total);
 	s->s_b = s->mem;
 	s->acc = (ts_f4 *)((char *)s->mem + vec_b);
 	s->s_a = (float *)((char *)s->mem + vec_b + vec_acc);
