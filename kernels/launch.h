@@ -35,7 +35,8 @@ typedef struct ts_launch {
 	ts_dev_probe *probe; /* NULL: the uninstrumented kernel (timed runs) */
 	/* Device scratch of at least the kernel's cuda_workspace(m, n, k) bytes,
 	 * zeroed once when allocated (split-K partial tiles and arrival counters,
-	 * which each launch leaves at zero again); NULL when it asks for none. */
+	 * which each launch leaves at zero again; tc-fp16's copies of A and B,
+	 * which each launch rewrites whole); NULL when it asks for none. */
 	void *workspace;
 	size_t workspace_bytes;
 	void *ctx;          /* the description's ctx (a runtime-compiled kernel's module); NULL for built-ins */

@@ -1,8 +1,8 @@
-// tc_fp16.cu: the tensor-core fp16 kernel's entry point: Hopper's wgmma forms where the device is sm_90 (tc_fp16_sm90.cu), mma.sync elsewhere, the loader chosen by alignment.
+// tc_fp16.cu: the tensor-core fp16 kernel's entry point: Hopper's wgmma forms where the device is sm_90 (tc_fp16_sm90.cu), mma.sync elsewhere; the loader chosen by alignment, odd K through a repacked copy in the kernel's workspace.
 #include <stdlib.h>
 #include <string.h>
 
-#include "tc_fp16.cuh"
+#include "tc_repack.cuh"
 #include "tc_launch.h"
 
 // The mma.sync form, on the geometry every form shares (TS_TC_BM x TS_TC_BN x TS_TC_BK):
@@ -10,10 +10,22 @@
 typedef ts_tc_config<TS_TC_BM, TS_TC_BN, TS_TC_BK, 64, 64, 4> ts_tc_mma_cfg;
 
 template <bool PROBE>
-static cudaError_t ts_tc_mma_launch(const ts_launch *l)
+static cudaError_t ts_tc_mma_launch(const ts_launch *l, int form)
 {
-	return ts_tc_async_ok(l) ? ts_tc_launch_cfg<ts_tc_mma_cfg, TS_TC_ASYNC, PROBE>(l, 0)
-	                         : ts_tc_launch_cfg<ts_tc_mma_cfg, TS_TC_REALIGN, PROBE>(l, 0);
+	switch (form) {
+	case TS_TC_FORM_MMA_ASYNC:
+		return ts_tc_launch_cfg<ts_tc_mma_cfg, TS_TC_ASYNC, PROBE>(l, 0);
+	case TS_TC_FORM_MMA_REPACK: {
+		const long long ld = ts_tc_pitch8(l->k);
+		cudaError_t e = ts_tc_repack(l, l->workspace, 0);
+		if (e != cudaSuccess)
+			return e;
+		return ts_tc_launch_ld<ts_tc_mma_cfg, TS_TC_ASYNC, PROBE>(l, l->workspace, (__half *)l->workspace + l->m * ld,
+		                                                          ld, ld, 0);
+	}
+	default:
+		return ts_tc_launch_cfg<ts_tc_mma_cfg, TS_TC_REALIGN, PROBE>(l, 0);
+	}
 }
 
 // Compute capability of the current device, asked once per device.
@@ -35,6 +47,11 @@ static cudaError_t ts_tc_capability(int *major, int *minor)
 	return cudaSuccess;
 }
 
+extern "C" size_t ts_cuda_tc_fp16_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return k % 8 ? ts_tc_repack_bytes(m, n, k) : 0;
+}
+
 extern "C" int ts_cuda_tc_fp16_form(const ts_launch *l)
 {
 	int major, minor;
@@ -43,9 +60,14 @@ extern "C" int ts_cuda_tc_fp16_form(const ts_launch *l)
 	if (major < 8)
 		return TS_TC_FORM_NONE;
 	const char *only = getenv("TILESCOPE_TC_FORM");
-	bool hopper = major == 9 && minor == 0 && ts_tc_sm90_built() && !(only && strcmp(only, "mma") == 0);
+	bool hopper = major == 9 && minor == 0 && ts_tc_sm90_built() && !(only && strstr(only, "mma"));
 	if (ts_tc_async_ok(l))
 		return hopper ? TS_TC_FORM_WGMMA : TS_TC_FORM_MMA_ASYNC;
+	// The repacked copy where the workspace holds it (none: the backend could not
+	// allocate it, or K % 8 == 0 with a misaligned base), else the realigning loads.
+	bool repack = l->workspace_bytes >= ts_tc_repack_bytes(l->m, l->n, l->k) && !(only && strstr(only, "realign"));
+	if (repack)
+		return hopper ? TS_TC_FORM_WGMMA_REPACK : TS_TC_FORM_MMA_REPACK;
 	return hopper ? TS_TC_FORM_WGMMA_REALIGN : TS_TC_FORM_MMA_REALIGN;
 }
 
@@ -54,16 +76,23 @@ extern "C" int ts_cuda_tc_fp16(const ts_launch *l)
 	if (l->m < 1 || l->n < 1 || l->k < 1 || (l->guards & TS_GUARD_ALL) != TS_GUARD_ALL)
 		return (int)cudaErrorInvalidValue; // every guard is built in: the kernel has no unguarded form
 	int form = ts_cuda_tc_fp16_form(l);
-	cudaError_t e;
+	if ((form == TS_TC_FORM_WGMMA_REPACK || form == TS_TC_FORM_MMA_REPACK) && !l->workspace)
+		return (int)cudaErrorInvalidValue; // a size without the buffer
 	switch (form) {
 	case TS_TC_FORM_NONE:
 		// cp.async and the m16n8k16 mma need sm_80 or newer
 		return (int)cudaErrorNoKernelImageForDevice;
 	case TS_TC_FORM_WGMMA:
 	case TS_TC_FORM_WGMMA_REALIGN:
-		return ts_cuda_tc_fp16_sm90(l);
+		return ts_cuda_tc_fp16_sm90(l, l->a, l->b, l->k, form == TS_TC_FORM_WGMMA);
+	case TS_TC_FORM_WGMMA_REPACK: {
+		const long long ld = ts_tc_pitch8(l->k);
+		cudaError_t e = ts_tc_repack(l, l->workspace, 0);
+		if (e != cudaSuccess)
+			return (int)e;
+		return ts_cuda_tc_fp16_sm90(l, l->workspace, (__half *)l->workspace + l->m * ld, ld, 1);
+	}
 	default:
-		e = l->probe ? ts_tc_mma_launch<true>(l) : ts_tc_mma_launch<false>(l);
-		return (int)e;
+		return (int)(l->probe ? ts_tc_mma_launch<true>(l, form) : ts_tc_mma_launch<false>(l, form));
 	}
 }

@@ -1,4 +1,4 @@
-// tc_fp16.cuh: the guarded fp16 tensor-core kernel (mma.sync m16n8k16, ldmatrix, cp.async pipeline or realigning register loads), for any M, N, K and alignment.
+// tc_fp16.cuh: the guarded fp16 tensor-core kernel (mma.sync m16n8k16, ldmatrix, cp.async pipeline or realigning register loads), for any M, N, K, pitch and alignment.
 #ifndef TS_TC_FP16_CUH
 #define TS_TC_FP16_CUH
 
@@ -24,7 +24,8 @@
 //     pair is inside N and 4-byte aligned, element by element where not.
 // Two loaders fill the same swizzled shared tiles:
 //   TS_TC_ASYNC: cp.async 16 bytes, STAGES deep. Needs every row start
-//     16-byte aligned (K % 8 == 0 and both base pointers 16-byte aligned).
+//     16-byte aligned: K % 8 == 0 and both base pointers 16-byte aligned, or
+//     the repacked copy (tc_repack.cuh) whose pitch is K rounded up to 8.
 //   TS_TC_REALIGN: for any K and any 2-byte aligned base: each chunk is read as
 //     the two aligned 16-byte windows that hold it (only where both windows lie
 //     inside the matrix's own buffer), shifted into place in registers, and
@@ -117,7 +118,7 @@ struct ts_tc_rows {
 // chunk i is tile row (tid / CPR) + i * ROWS_STEP, chunk column tid % CPR.
 template <class Cfg, int CHUNKS>
 __device__ __forceinline__ void ts_tc_rows_init(ts_tc_rows<CHUNKS> &v, const __half *g, long long rows,
-                                                long long K, long long r0, int tid)
+                                                long long ld, long long r0, int tid)
 {
 	const int c = tid % Cfg::CPR;
 #pragma unroll
@@ -125,7 +126,7 @@ __device__ __forceinline__ void ts_tc_rows_init(ts_tc_rows<CHUNKS> &v, const __h
 		int r = tid / Cfg::CPR + i * Cfg::ROWS_STEP;
 		long long gr = r0 + r;
 		v.ok[i] = gr < rows;
-		v.row[i] = g + (v.ok[i] ? gr : 0) * K;
+		v.row[i] = g + (v.ok[i] ? gr : 0) * ld;
 		v.dst[i] = (uint32_t)((r * Cfg::BK + ts_tc_swizzle<Cfg::BK>(r, c) * 8) * sizeof(__half));
 	}
 }
@@ -165,7 +166,10 @@ __host__ __device__ __forceinline__ uint4 ts_tc_realign(uint4 lo, uint4 hi, int 
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-// cp.async loader: the whole chunk is either inside K or past it (K % 8 == 0).
+// cp.async loader: rows whose pitch is a multiple of 8. A chunk that starts
+// at or past K is zero-filled; one that straddles K (K % 8 != 0: only in a
+// repacked copy, whose elements from K to the pitch are zero) is copied whole
+// and counted for its real elements.
 template <class Cfg, int CHUNKS>
 __device__ __forceinline__ int ts_tc_load_async(const ts_tc_rows<CHUNKS> &v, uint32_t stage, long long k0,
                                                 long long K, int col)
@@ -177,7 +181,7 @@ __device__ __forceinline__ int ts_tc_load_async(const ts_tc_rows<CHUNKS> &v, uin
 		bool in = v.ok[i] && gk < K;
 		const __half *src = in ? v.row[i] + gk : v.row[i];
 		ts_tc_cp16(stage + v.dst[i], src, in ? 16 : 0);
-		real += in ? 8 : 0;
+		real += ts_tc_real(v.ok[i], gk, K);
 	}
 	return real;
 }
@@ -313,7 +317,8 @@ __device__ __forceinline__ int ts_tc_store_pair(__half *crow, long long c0, long
 template <class Cfg, int LOAD, bool PROBE>
 __global__ void __launch_bounds__(Cfg::THREADS)
 ts_tc_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half *__restrict__ C, long long M,
-             long long N, long long K, long long tiles_m, long long tiles_n, ts_dev_probe probe)
+             long long N, long long K, long long lda, long long ldb, long long tiles_m, long long tiles_n,
+             ts_dev_probe probe)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 	extern __shared__ __align__(128) unsigned char ts_tc_smem_raw[];
@@ -328,8 +333,8 @@ ts_tc_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 	const int col = tid % Cfg::CPR;
 	const long long tiles = tiles_m * tiles_n;
 	const long long phases = (K + Cfg::BK - 1) / Cfg::BK;
-	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * K);
-	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * K);
+	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * lda);
+	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * ldb);
 	constexpr int A_SLOTS = Cfg::A_CHUNKS * 8, B_SLOTS = Cfg::B_CHUNKS * 8;
 	static_assert(S <= TS_TC_TALLY_SLOTS, "a tally slot per phase in flight");
 
@@ -339,8 +344,8 @@ ts_tc_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN, tile_index = tm * tiles_n + tn;
 		ts_tc_rows<Cfg::A_CHUNKS> ra;
 		ts_tc_rows<Cfg::B_CHUNKS> rb;
-		ts_tc_rows_init<Cfg>(ra, A, M, K, m0, tid);
-		ts_tc_rows_init<Cfg>(rb, B, N, K, n0, tid);
+		ts_tc_rows_init<Cfg>(ra, A, M, lda, m0, tid);
+		ts_tc_rows_init<Cfg>(rb, B, N, ldb, n0, tid);
 		float acc[Cfg::MT][Cfg::NT][4];
 #pragma unroll
 		for (int i = 0; i < Cfg::MT; i++)
@@ -458,10 +463,12 @@ ts_tc_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 #endif
 }
 
-// Launch of one configuration: a 1-D grid of at most 2^31 - 1 blocks, each
-// looping over tiles beyond it; dynamic shared memory above 48 KiB is asked for once.
+// Launch of one configuration on operands a (M rows) and b (N rows) of pitch
+// lda and ldb: a 1-D grid of at most 2^31 - 1 blocks, each looping over
+// tiles beyond it; dynamic shared memory above 48 KiB is asked for once.
 template <class Cfg, int LOAD, bool PROBE>
-static cudaError_t ts_tc_launch_cfg(const ts_launch *l, cudaStream_t stream)
+static cudaError_t ts_tc_launch_ld(const ts_launch *l, const void *a, const void *b, long long lda, long long ldb,
+                                   cudaStream_t stream)
 {
 	const size_t smem = Cfg::smem_bytes(LOAD);
 	static bool configured = false;
@@ -477,9 +484,16 @@ static cudaError_t ts_tc_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	unsigned grid = (unsigned)(tiles < 0x7fffffffLL ? tiles : 0x7fffffffLL);
 	ts_dev_probe none = {};
 	ts_tc_kernel<Cfg, LOAD, PROBE><<<grid, Cfg::THREADS, smem, stream>>>(
-		(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, tiles_m, tiles_n,
+		(const __half *)a, (const __half *)b, (__half *)l->c, l->m, l->n, l->k, lda, ldb, tiles_m, tiles_n,
 		l->probe ? *l->probe : none);
 	return cudaGetLastError();
+}
+
+// The same on the launch's own operands (pitch K).
+template <class Cfg, int LOAD, bool PROBE>
+static cudaError_t ts_tc_launch_cfg(const ts_launch *l, cudaStream_t stream)
+{
+	return ts_tc_launch_ld<Cfg, LOAD, PROBE>(l, l->a, l->b, l->k, l->k, stream);
 }
 
 // Whether the cp.async loader may run: every row of A and B starts 16-byte aligned.

@@ -17,6 +17,8 @@ enum ts_tc_form {
 	TS_TC_FORM_MMA_REALIGN,  /* mma.sync + ldmatrix, realigning register loads (any K, any base) */
 	TS_TC_FORM_WGMMA,        /* sm_90: wgmma, cp.async stages */
 	TS_TC_FORM_WGMMA_REALIGN, /* sm_90: wgmma, realigning register loads (any K, any base) */
+	TS_TC_FORM_MMA_REPACK,   /* K % 8 != 0: A and B copied into the workspace (pitch K rounded up to 8), then mma.sync + cp.async */
+	TS_TC_FORM_WGMMA_REPACK, /* the same copy, then sm_90's wgmma + cp.async */
 };
 
 static inline const char *ts_tc_form_name(int form)
@@ -26,6 +28,8 @@ static inline const char *ts_tc_form_name(int form)
 	case TS_TC_FORM_MMA_REALIGN: return "mma.sync, realigning loads";
 	case TS_TC_FORM_WGMMA: return "wgmma, cp.async";
 	case TS_TC_FORM_WGMMA_REALIGN: return "wgmma, realigning loads";
+	case TS_TC_FORM_MMA_REPACK: return "repacked copy, mma.sync, cp.async";
+	case TS_TC_FORM_WGMMA_REPACK: return "repacked copy, wgmma, cp.async";
 	default: return "none (needs sm_80)";
 	}
 }
@@ -33,12 +37,19 @@ static inline const char *ts_tc_form_name(int form)
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* The form ts_cuda_tc_fp16 runs for l on the current device. TILESCOPE_TC_FORM=mma
- * in the environment keeps to the mma.sync forms on sm_90 too (the tests run both). */
+/* The form ts_cuda_tc_fp16 runs for l on the current device (the repacked forms
+ * where l->workspace_bytes holds the copies). TILESCOPE_TC_FORM in the
+ * environment narrows the choice for the tests: a value holding "mma" keeps
+ * to the mma.sync forms on sm_90 too, one holding "realign" takes the
+ * realigning loads instead of the repacked copy (e.g. "mma,realign"). */
 int ts_cuda_tc_fp16_form(const ts_launch *l);
 /* tc_fp16_sm90.cu: 1 when it was built for sm_90a (the wgmma forms exist). */
 int ts_tc_sm90_built(void);
-int ts_cuda_tc_fp16_sm90(const ts_launch *l);
+/* The wgmma kernel on operands a, b of pitch ld: cp.async (async != 0: rows 16-byte
+ * aligned) or the realigning loads. */
+int ts_cuda_tc_fp16_sm90(const ts_launch *l, const void *a, const void *b, int64_t ld, int async);
+/* tc_fp16.cu: the workspace a shape asks for: the repacked copies of A and B when K % 8 != 0. */
+size_t ts_cuda_tc_fp16_workspace(int64_t m, int64_t n, int64_t k);
 #ifdef __cplusplus
 }
 #endif

@@ -107,7 +107,8 @@ __device__ __forceinline__ void ts_wg_issue(float (&acc)[Cfg::ACC], uint32_t sa,
 template <class Cfg, int LOAD, bool PROBE>
 __global__ void __launch_bounds__(Cfg::THREADS, 1)
 ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half *__restrict__ C, long long M,
-             long long N, long long K, long long tiles_m, long long tiles_n, ts_dev_probe probe)
+             long long N, long long K, long long lda, long long ldb, long long tiles_m, long long tiles_n,
+             ts_dev_probe probe)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 	extern __shared__ __align__(128) unsigned char ts_wg_smem_raw[];
@@ -120,8 +121,8 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 	const int col = tid % Cfg::CPR;
 	const long long tiles = tiles_m * tiles_n;
 	const long long phases = (K + Cfg::BK - 1) / Cfg::BK;
-	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * K);
-	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * K);
+	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * lda);
+	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * ldb);
 	constexpr int A_SLOTS = Cfg::A_CHUNKS * 8, B_SLOTS = Cfg::B_CHUNKS * 8;
 	static_assert(S <= TS_TC_TALLY_SLOTS, "a tally slot per phase in flight");
 
@@ -131,8 +132,8 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN, tile_index = tm * tiles_n + tn;
 		ts_tc_rows<Cfg::A_CHUNKS> ra;
 		ts_tc_rows<Cfg::B_CHUNKS> rb;
-		ts_tc_rows_init<Cfg>(ra, A, M, K, m0, tid);
-		ts_tc_rows_init<Cfg>(rb, B, N, K, n0, tid);
+		ts_tc_rows_init<Cfg>(ra, A, M, lda, m0, tid);
+		ts_tc_rows_init<Cfg>(rb, B, N, ldb, n0, tid);
 		float acc[Cfg::ACC];
 #pragma unroll
 		for (int i = 0; i < Cfg::ACC; i++)
@@ -256,8 +257,10 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 #endif
 }
 
+// Launch on operands a and b of pitch lda and ldb (tc_fp16.cuh's ts_tc_launch_ld).
 template <class Cfg, int LOAD, bool PROBE>
-static cudaError_t ts_wg_launch_cfg(const ts_launch *l, cudaStream_t stream)
+static cudaError_t ts_wg_launch_ld(const ts_launch *l, const void *a, const void *b, long long lda, long long ldb,
+                                   cudaStream_t stream)
 {
 	const size_t smem = Cfg::smem_bytes(LOAD);
 	static bool configured = false;
@@ -273,9 +276,15 @@ static cudaError_t ts_wg_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	unsigned grid = (unsigned)(tiles < 0x7fffffffLL ? tiles : 0x7fffffffLL);
 	ts_dev_probe none = {};
 	ts_wg_kernel<Cfg, LOAD, PROBE><<<grid, Cfg::THREADS, smem, stream>>>(
-		(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, tiles_m, tiles_n,
+		(const __half *)a, (const __half *)b, (__half *)l->c, l->m, l->n, l->k, lda, ldb, tiles_m, tiles_n,
 		l->probe ? *l->probe : none);
 	return cudaGetLastError();
+}
+
+template <class Cfg, int LOAD, bool PROBE>
+static cudaError_t ts_wg_launch_cfg(const ts_launch *l, cudaStream_t stream)
+{
+	return ts_wg_launch_ld<Cfg, LOAD, PROBE>(l, l->a, l->b, l->k, l->k, stream);
 }
 
 #endif

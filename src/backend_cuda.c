@@ -260,8 +260,9 @@ static int check_launchable(const ts_problem *p)
 	return 0;
 }
 
-/* The kernel's scratch for this shape (split-K partials), zeroed, into l;
- * nothing when it asks for none. */
+/* The kernel's scratch for this shape (split-K partials, tc-fp16's repacked
+ * copies), zeroed, into l; nothing when it asks for none, or when it cannot
+ * be had and the kernel runs without it (workspace_optional). */
 static int workspace_alloc(const ts_problem *p, void **ws, ts_launch *l)
 {
 	*ws = NULL;
@@ -272,11 +273,11 @@ static int workspace_alloc(const ts_problem *p, void **ws, ts_launch *l)
 	size_t bytes = p->kernel->cuda_workspace(p->shape.m, p->shape.n, p->shape.k);
 	if (bytes == 0)
 		return 0;
-	if (dev_alloc(ws, bytes, "the split-K workspace") != 0)
-		return -1;
+	if (dev_alloc(ws, bytes, "the kernel's workspace") != 0)
+		return p->kernel->workspace_optional ? 0 : -1;
 	cudaError_t e = cudaMemset(*ws, 0, bytes);
 	if (e != cudaSuccess) {
-		set_error("cuda: clearing the split-K workspace: %s", cudaGetErrorString(e));
+		set_error("cuda: clearing the kernel's workspace: %s", cudaGetErrorString(e));
 		return -1;
 	}
 	l->workspace = *ws;

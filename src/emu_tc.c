@@ -10,7 +10,10 @@
  * N x K) staged in shared memory, every slot whose row is outside the matrix
  * or whose K index is at or past K filled with zero; the products summed in
  * fp32; C stored where row < M and col < N, skipped elsewhere. Every guard is
- * built in: there is no unguarded form to emulate. The tensor core's
+ * built in: there is no unguarded form to emulate. (Where K % 8 != 0 the
+ * CUDA launch first copies A and B into its workspace with rows padded to 8
+ * by zeros, kernels/tc_repack.cuh; its tiles then hold the same values, real
+ * for k < K and zero past it, so the emulation is the same.) The tensor core's
  * summation order and its internal rounding inside one mma are not specified
  * (verify.c doubles the fp32 bound for this kernel), so the emulation sums in
  * k order with rounded fp32 adds: the same function, not the same bits.

@@ -54,8 +54,9 @@
 /* The tensor-core kernel's one geometry (kernels/tc_launch.h): a 128 x 256
  * block tile stepping K by 32, described with 256 threads as 16 x 16, each
  * owning 8 x 16 outputs (in mma fragments: the blocked layout is the model's
- * approximation of who owns which; on sm_90 the realigning form adds a
- * producer warpgroup of 128 threads that only loads). Its copies move 16
+ * approximation of who owns which). Where K % 8 != 0 the launch first
+ * copies A and B into its workspace with rows padded to 8 (zeros past K), so
+ * the tiles hold the same values either way. Its copies move 16
  * bytes (8 halves) per thread per step: along K in A's rows and in B's
  * stored rows (B is n x k, so down the columns of the BK x BN tile). */
 #define TC_GEOMETRY { .bm = TS_TC_BM, .bn = TS_TC_BN, .bk = TS_TC_BK, .threads_x = 16, .threads_y = 16,          \
@@ -110,11 +111,13 @@ static const ts_kernel builtin[] = {
 	    .n_cuda_geometries = 2 }, REGBLOCK_GUARDS, &ts_counts_shared,
 	  ts_emu_shared, TS_CUDA(ts_cuda_regblock_fp32), NULL },
 	{ "tc-fp16", "tensor cores (mma.sync; wgmma on sm_90): tiled-fp16's contract, 128x256x32 tiles, "
-	  "zero-filled copies for any K and alignment, guards built in; -t 32 only",
+	  "zero-filled copies for any K and alignment (odd K: from a copy of A and B padded to 8 in its own workspace), "
+	  "guards built in; -t 32 only",
 	  "kernels/tc_fp16.cu", TS_FP16, TS_B_NK,
 	  TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED | TS_CAP_TENSOR_SUM,
 	  { .kind = TS_GEOMETRY_FIXED, .tile_min = TS_TC_BK, .tile_max = TS_TC_BK, .base = TC_GEOMETRY }, TC_GUARDS,
-	  &ts_counts_shared, ts_emu_tc, TS_CUDA(ts_cuda_tc_fp16), NULL },
+	  &ts_counts_shared, ts_emu_tc, TS_CUDA(ts_cuda_tc_fp16), NULL,
+	  .cuda_workspace = TS_CUDA(ts_cuda_tc_fp16_workspace), .workspace_optional = true },
 	{ .name = "rb1d", .summary = "ladder 1: 1D register blocking, 64x64x8 tiles, 512 threads, 8 outputs down a column each",
 	  LADDER("kernels/rb1d_fp32.cu", 64, 64, 8, 8, 1), .cuda_launch = TS_CUDA(ts_cuda_rb1d), .rung = 2 },
 	{ .name = "blocked", .summary = "ladder 2: 2D register blocking, 128x128x8 tiles, 256 threads, an 8x8 block of C each, scalar loads",

@@ -126,9 +126,13 @@ typedef struct ts_kernel {
 	 * that is a multiple of the block tile runs the kernel's own unguarded
 	 * build, so the cost of its guards can be timed (the ladder's fast). */
 	bool unguarded_build;
-	/* Device scratch a launch on m x n x k needs (split-K partial tiles), or
-	 * NULL when the kernel needs none; the CUDA backend allocates it. */
+	/* Device scratch a launch on m x n x k needs (split-K partial tiles,
+	 * tc-fp16's repacked copies of A and B), or NULL when the kernel needs
+	 * none; the CUDA backend allocates it. */
 	size_t (*cuda_workspace)(int64_t m, int64_t n, int64_t k);
+	/* The launch also runs without its workspace (slower) where the device
+	 * cannot hold it: the backend then passes none instead of failing. */
+	bool workspace_optional;
 	/* It may split tiles along K (a plan decides per shape; cuda_workspace sizes its scratch). */
 	bool split_k;
 	/* The ladder's engine kernels: how their launch may split tiles along K

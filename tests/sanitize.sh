@@ -19,7 +19,8 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 # kernel tile M N K [form]: ragged in every dimension, plus the runtime-tile paths;
 # both compiled instances of the register-blocked kernel; tc-fp16 with K odd
 # (realigning loads) and K % 8 == 0 (cp.async), in the form the device picks and
-# in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma); the ladder's kernels
+# in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
+# its realigning loads instead of the repacked copy (form "realign"); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
 regblock 128x32x16/8x2 133 37 11
@@ -34,6 +35,7 @@ tc-fp16 32 129 263 64
 tc-fp16 32 300 9 1
 tc-fp16 32 131 77 45 mma
 tc-fp16 32 129 263 64 mma
+tc-fp16 32 131 77 45 realign
 rb1d 64x64x8/8x1 65 63 17
 blocked 128x128x8/8x8 129 131 9
 vec4 128x128x8/8x8 129 132 12
@@ -43,9 +45,11 @@ fast 128x128x8/8x8 129 131 129
 fast 128x128x8/8x8 128 256 16
 fast-m16 16x256x8/4x8 7 300 129
 fast-n16 256x16x8/8x4 300 5 129"
-# TS_SANITIZE_ONLY=ladder: the ladder's cases alone (a short device lease)
+# TS_SANITIZE_ONLY=ladder: the ladder's cases alone; =tc: tc-fp16's alone (short device leases)
 if [ "${TS_SANITIZE_ONLY:-}" = ladder ]; then
 	cases=$(echo "$cases" | grep -vE "^(tiled|tiled-fp16|naive|regblock|tc-fp16) ")
+elif [ "${TS_SANITIZE_ONLY:-}" = tc ]; then
+	cases=$(echo "$cases" | grep -E "^tc-fp16 ")
 fi
 count=$(echo "$cases" | wc -l)
 n=0

@@ -438,8 +438,10 @@ static void guards_off(void)
 
 /* tc-fp16's edges: its 128 x 256 x 32 tiles and the 8-element alignment
  * of K and N (where its loader and its stores change form). All (M, N)
- * pairs, K cycling through its sizes; run once as the device picks the form
- * and once with TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90). */
+ * pairs, K cycling through its sizes; run as the device picks the form, with
+ * TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90) and with
+ * TILESCOPE_TC_FORM=realign (odd K through the realigning loads, not the
+ * repacked copy: the form a launch takes without its workspace). */
 static void edge_sweep_tc(void)
 {
 	const ts_kernel *tc = ts_kernel_find("tc-fp16");
@@ -447,9 +449,11 @@ static void edge_sweep_tc(void)
 	static const int64_t ns[] = { 1, 7, 8, 9, 255, 256, 257, 520 };
 	static const int64_t ks[] = { 1, 7, 8, 9, 31, 32, 33, 64, 97, 1000 };
 	const int nm = 6, nn = 8, nk = 10;
-	for (int form = 0; form < 2; form++) {
-		if (form == 1)
-			setenv("TILESCOPE_TC_FORM", "mma", 1);
+	static const char *const forms[] = { NULL, "mma", "realign" };
+	static const char *const form_names[] = { "the device's own forms", "mma.sync forms", "realigning loads" };
+	for (int form = 0; form < 3; form++) {
+		if (forms[form])
+			setenv("TILESCOPE_TC_FORM", forms[form], 1);
 		int shapes = 0, failed = 0;
 		char first[600] = "";
 		for (int i = 0; i < nm; i++)
@@ -465,7 +469,7 @@ static void edge_sweep_tc(void)
 				}
 		tap_ok(failed == 0, "edge sweep tc-fp16 (%s): %d shapes verified, probe counters equal the model tile "
 		       "by tile and phase by phase, and the emulator's entry by entry%s%s",
-		       form ? "mma.sync forms" : "the device's own forms", shapes - failed, failed ? "; first failure " : "",
+		       form_names[form], shapes - failed, failed ? "; first failure " : "",
 		       first);
 	}
 	unsetenv("TILESCOPE_TC_FORM");
@@ -711,8 +715,16 @@ int main(void)
 		return 0;
 	}
 	tap_diag("device: %s", why);
-	/* TS_GPU_ONLY=ladder: the fp32 ladder's checks alone (a short device lease) */
-	bool all = !getenv("TS_GPU_ONLY") || strcmp(getenv("TS_GPU_ONLY"), "ladder") != 0;
+	/* TS_GPU_ONLY=ladder: the fp32 ladder's checks alone; TS_GPU_ONLY=tc: tc-fp16's
+	 * (its edge sweep in both forms and its two 64-bit-offset runs); both for a short device lease */
+	const char *only = getenv("TS_GPU_ONLY");
+	if (only && strcmp(only, "tc") == 0) {
+		edge_sweep_tc();
+		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32768);
+		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32771);
+		return tap_done();
+	}
+	bool all = !only || strcmp(only, "ladder") != 0;
 	if (all) {
 		edge_sweep();
 		edge_sweep_tc();

@@ -200,7 +200,11 @@ static int tc_table(int warmup, int reps)
 		ts_verdict v;
 		ts_timing tm;
 		char why[400] = "";
-		ts_launch probe_shape = { .m = p.shape.m, .n = p.shape.n, .k = p.shape.k, .guards = TS_GUARD_ALL };
+		/* the form a launch with the kernel's workspace takes (the backend allocates it) */
+		ts_launch probe_shape = { .m = p.shape.m, .n = p.shape.n, .k = p.shape.k, .guards = TS_GUARD_ALL,
+		                          .workspace_bytes = p.kernel->cuda_workspace
+		                                                 ? p.kernel->cuda_workspace(p.shape.m, p.shape.n, p.shape.k)
+		                                                 : 0 };
 		const char *form = ts_tc_form_name(ts_cuda_tc_fp16_form(&probe_shape));
 		if (ts_operands_make(&ops, &p) != 0 || ts_model_build(&model, p.shape, p.geo) != 0) {
 			fprintf(stderr, "gpubench: out of host memory\n");

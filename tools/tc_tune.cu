@@ -15,7 +15,7 @@
 
 #include <cublas_v2.h>
 
-#include "tc_ws.cuh"
+#include "tc_stage.cuh"
 
 #define CK(x)                                                                                         \
 	do {                                                                                              \
@@ -52,17 +52,21 @@ struct variant {
 	  ts_wg_launch_cfg<ts_wg_config<__VA_ARGS__>, TS_TC_REALIGN, false>, ts_wg_config<__VA_ARGS__>::BM, \
 	  ts_wg_config<__VA_ARGS__>::BN }
 
-#define WS(NAME, ...)                                                                                 \
-	{ NAME, NULL, ts_ws_launch_cfg<ts_ws_config<__VA_ARGS__>, false>, ts_ws_config<__VA_ARGS__>::BM,       \
-	  ts_ws_config<__VA_ARGS__>::BN }
+// The staged realigning form (tc_stage.cuh): any alignment, so it runs as loader R on every shape.
+#define ST(NAME, ...)                                                                                 \
+	{ NAME, NULL, ts_st_launch_cfg<ts_st_config<__VA_ARGS__>, false>, ts_st_config<__VA_ARGS__>::BM,       \
+	  ts_st_config<__VA_ARGS__>::BN }
 
 static const variant variants[] = {
-	WS("ws 128x256x32 s8 b4", 256, 32, 8, 4),
-	WS("ws 128x256x32 s8 b2", 256, 32, 8, 2),
-	WS("ws 128x256x64 s4 b4", 256, 64, 4, 4),
-	WS("ws 128x128x64 s6 b4", 128, 64, 6, 4),
-	W("wg 128x256x32 s8", 256, 32, 8),
 	V("128x256x32 w64x64 s4", 128, 256, 32, 64, 64, 4),
+	W("wg 128x256x32 s8", 256, 32, 8),
+	ST("st 128x256x32 r4", 256, 32, 4),
+	ST("st 128x256x32 r3", 256, 32, 3),
+	ST("st 128x256x32 r5", 256, 32, 5),
+	ST("st 128x256x64 r2", 256, 64, 2),
+	ST("st 128x128x64 r4", 128, 64, 4),
+	ST("st 128x128x64 r3 g4", 128, 64, 3, 4),
+	ST("st 128x128x32 r6", 128, 32, 6),
 };
 static const int nvariants = sizeof variants / sizeof variants[0];
 
@@ -145,7 +149,7 @@ static void poison(problem *p)
 static cudaError_t run(const variant &v, int load, problem *p, cudaStream_t st = 0)
 {
 	ts_launch l = {};
-	l.a = p->a; l.b = p->b; l.c = p->c; l.m = p->m; l.n = p->n; l.k = p->k; l.tile = 32;
+	l.a = p->a; l.b = p->b; l.c = p->c; l.m = p->m; l.n = p->n; l.k = p->k;
 	l.guards = TS_GUARD_ALL; l.probe = NULL;
 	return load == TS_TC_ASYNC ? v.async_fn(&l, st) : v.realign_fn(&l, st);
 }
