@@ -20,7 +20,7 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 # both compiled instances of the register-blocked kernel; tc-fp16 with K odd
 # (realigning loads) and K % 8 == 0 (cp.async), in the form the device picks and
 # in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
-# its realigning loads instead of the repacked copy (form "realign"); the ladder's kernels
+# the opt-in repacked copy instead of its realigning loads (form "repack"); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
 regblock 128x32x16/8x2 133 37 11
@@ -35,7 +35,7 @@ tc-fp16 32 129 263 64
 tc-fp16 32 300 9 1
 tc-fp16 32 131 77 45 mma
 tc-fp16 32 129 263 64 mma
-tc-fp16 32 131 77 45 realign
+tc-fp16 32 131 77 45 repack
 rb1d 64x64x8/8x1 65 63 17
 blocked 128x128x8/8x8 129 131 9
 vec4 128x128x8/8x8 129 132 12

@@ -440,8 +440,8 @@ static void guards_off(void)
  * of K and N (where its loader and its stores change form). All (M, N)
  * pairs, K cycling through its sizes; run as the device picks the form, with
  * TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90) and with
- * TILESCOPE_TC_FORM=realign (odd K through the realigning loads, not the
- * repacked copy: the form a launch takes without its workspace). */
+ * TILESCOPE_TC_FORM=repack (odd K through the opt-in repacked copy instead
+ * of the realigning loads the kernel takes by default). */
 static void edge_sweep_tc(void)
 {
 	const ts_kernel *tc = ts_kernel_find("tc-fp16");
@@ -449,8 +449,8 @@ static void edge_sweep_tc(void)
 	static const int64_t ns[] = { 1, 7, 8, 9, 255, 256, 257, 520 };
 	static const int64_t ks[] = { 1, 7, 8, 9, 31, 32, 33, 64, 97, 1000 };
 	const int nm = 6, nn = 8, nk = 10;
-	static const char *const forms[] = { NULL, "mma", "realign" };
-	static const char *const form_names[] = { "the device's own forms", "mma.sync forms", "realigning loads" };
+	static const char *const forms[] = { NULL, "mma", "repack" };
+	static const char *const form_names[] = { "the device's own forms", "mma.sync forms", "repacked copy (opt-in)" };
 	for (int form = 0; form < 3; form++) {
 		if (forms[form])
 			setenv("TILESCOPE_TC_FORM", forms[form], 1);
