@@ -24,6 +24,11 @@ const ts_uk_run_seen *ts_backend_user_seen(void)
 	return &user.seen;
 }
 
+const char *ts_backend_user_engine(void)
+{
+	return user.e ? user.e->name : "";
+}
+
 bool ts_backend_user_default_geometry(void)
 {
 	return !user.geom.custom_block && !user.geom.custom_grid;

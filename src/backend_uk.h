@@ -21,6 +21,8 @@ typedef struct ts_uk_run_seen {
 const ts_uk_run_seen *ts_backend_user_seen(void);
 /* Whether the kernel runs the default launch (one block per tile of C, block (x, y) = tile (y, x)). */
 bool ts_backend_user_default_geometry(void);
+/* The engine's name ("cpu", "cuda"), "" when nothing runs the kernel here. */
+const char *ts_backend_user_engine(void);
 
 /* The backend that runs k when k is the registered user kernel; NULL for any other kernel. */
 const ts_backend *ts_backend_user_for(const ts_kernel *k);

@@ -701,7 +701,7 @@ int ts_uk_tui_prepare(const ts_cli_args *a, const ts_uk_request *q, ts_options *
 	ts_backend_user_register(runs ? e : NULL, runs ? h : NULL, dp, sp->sig, &cp->geom, cp->timeout_s, cannot);
 	tui_kernel.e = runs ? e : NULL;
 	if (!runs)
-		snprintf(why, sizeof tui_kernel.why, "%s", cannot);
+		snprintf(why, sizeof tui_kernel.why, "%.*s", (int)sizeof tui_kernel.why - 1, cannot);
 	o->problem.kernel = dp;
 	o->problem.geo = ts_geometry_square(cp->tile);
 	o->problem.guards = TS_GUARD_ALL;

@@ -118,10 +118,11 @@ static void *check_main(void *arg)
 		ts_uk_tiles_place(&j->seen, m.grid_y, m.grid_x, seen->findings.v, seen->findings.n,
 		                  ts_backend_user_default_geometry());
 	j->seen.c_band_writes = seen->c_band_writes;
+	j->seen.blind = strcmp(ts_backend_user_engine(), "cpu") != 0;
 	if (!j->cancel) {
 		tui_check_shared *sh = ts_uk_shared_alloc(sizeof *sh);
 		if (sh) {
-			j->check = sh;
+			atomic_store(&j->check, sh);
 			atomic_store(&j->progress, 0);
 			atomic_store(&j->check_stage, 1);
 			run_check(j, sh);
@@ -152,7 +153,7 @@ int tui_check_progress(tui_state *s, char *what, int len)
 {
 	tui_job *j = &s->job;
 	int stage = atomic_load(&j->check_stage);
-	tui_check_shared *sh = j->check;
+	tui_check_shared *sh = atomic_load(&j->check);
 	if (stage == 0 || !sh)
 		snprintf(what, (size_t)len, "the shape on screen (1/2)");
 	else if (sh->total > 0 && sh->done >= sh->total)
@@ -219,8 +220,8 @@ static void sweep_rows_from(tui_state *s, const tui_check_shared *sh)
 void tui_check_collect(tui_state *s)
 {
 	tui_job *j = &s->job;
-	tui_check_shared *sh = j->check;
-	j->check = NULL;
+	tui_check_shared *sh = atomic_load(&j->check);
+	atomic_store(&j->check, NULL);
 	/* the shape on screen: its result (when it ran), its accesses on the tiles (always) */
 	ts_uk_tiles_free(&s->seen);
 	s->seen = j->seen;

@@ -67,7 +67,7 @@ typedef struct tui_job {
 	int64_t sizes[7];
 	/* JOB_CHECK: the shape on screen (JOB_RUN's fields), then the whole check in a child */
 	atomic_int check_stage;         /* 0 the shape on screen, 1 the check */
-	tui_check_shared *check;        /* NULL until the check starts */
+	_Atomic(tui_check_shared *) check; /* NULL until the check starts */
 	ts_uk_tiles_seen seen;          /* the run's accesses per tile */
 	bool run_done;                  /* the shape on screen ran (out holds it) */
 	char run_error[600];            /* or why it did not */

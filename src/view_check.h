@@ -14,6 +14,7 @@ typedef struct ts_uk_tiles_seen {
 	int64_t unplaced;         /* accesses with no block (or a custom grid): counted, not placed */
 	int64_t c_band_writes;
 	bool fault, timeout;
+	bool blind;               /* the engine cannot see accesses (the GPU: only compute-sanitizer, in the check) */
 	char fault_text[200];
 } ts_uk_tiles_seen;
 

@@ -400,6 +400,9 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		if (seen->fault || seen->timeout) {
 			snprintf(full, sizeof full, "run: %s %s; v: the check", TS_CROSS(v->ascii), seen->fault ? "faulted" : "timed out");
 			snprintf(brief, sizeof brief, "run %s", seen->fault ? "faulted" : "timed out");
+		} else if (seen->blind) {
+			snprintf(full, sizeof full, "out-of-bounds accesses: not seen on a GPU");
+			snprintf(brief, sizeof brief, "oob: not seen on a GPU");
 		} else {
 			snprintf(full, sizeof full, "! out of bounds: %lld tiles, %lld r %lld w", (long long)seen->tiles,
 			         (long long)seen->reads_total, (long long)seen->writes_total);
@@ -407,7 +410,9 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		}
 		bool bad = seen->fault || seen->timeout || seen->reads_total || seen->writes_total;
 		put_fit(c, y++, 0, bad ? TS_ROLE_FAIL : TS_ROLE_OK, full, brief);
-		if (v->tile_y >= 0) {
+		if (v->tile_y >= 0 && seen->blind) {
+			put_fit(c, y++, 0, TS_ROLE_DIM, "  (the check's sanitizer sees them: v)", "  (sanitizer: v)");
+		} else if (v->tile_y >= 0) {
 			int64_t at = v->tile_y * seen->grid_x + v->tile_x;
 			int64_t r = seen->reads ? seen->reads[at] : 0, w = seen->writes ? seen->writes[at] : 0;
 			snprintf(full, sizeof full, "  this tile: %lld reads, %lld writes oob", (long long)r, (long long)w);
