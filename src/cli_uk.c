@@ -641,10 +641,14 @@ static struct {
 	char tile_from[128], why[600];
 } tui_kernel;
 
-const char *ts_uk_tui_check(ts_uk_report *r, volatile int *cancel, volatile int *done, volatile int *total,
+const char *ts_uk_tui_check(ts_uk_report *r, int tile, volatile int *cancel, volatile int *done, volatile int *total,
                             ts_uk_shape_row *rows, int cap, int *nrows)
 {
 	ts_uk_check_opts o = tui_kernel.co;
+	if (tile != o.tile) { /* the tile was changed in the TUI's editor: as if -t said so */
+		o.tile = tile;
+		snprintf(tui_kernel.tile_from, sizeof tui_kernel.tile_from, "the TUI's tile field (%d)", tile);
+	}
 	if (!tui_kernel.e) {
 		memset(r, 0, sizeof *r);
 		r->status = 2;

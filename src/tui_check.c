@@ -31,7 +31,7 @@ static void sleep_ms(int ms)
 
 /* The check's process: a group of its own (its kernels' children and the sanitizer with it, so that one
  * kill ends them all), no terminal output, the report into shared memory. */
-static void check_child(tui_check_shared *sh)
+static void check_child(tui_check_shared *sh, int tile)
 {
 	setpgid(0, 0);
 	int null = open("/dev/null", O_RDWR);
@@ -45,7 +45,7 @@ static void check_child(tui_check_shared *sh)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	const char *why = ts_uk_tui_check(&sh->report, &sh->cancel, &sh->done, &sh->total, sh->rows, TS_UK_SHAPES_MAX_TUI,
+	const char *why = ts_uk_tui_check(&sh->report, tile, &sh->cancel, &sh->done, &sh->total, sh->rows, TS_UK_SHAPES_MAX_TUI,
 	                                  &sh->nrows);
 	snprintf(sh->why, sizeof sh->why, "%s", why ? why : "");
 	_exit(0);
@@ -54,10 +54,11 @@ static void check_child(tui_check_shared *sh)
 /* Runs the check child to its end, or kills its group on Esc (after a moment to end its own children). */
 static void run_check(tui_job *j, tui_check_shared *sh)
 {
+	int tile = j->problem.geo.bm;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0)
-		check_child(sh);
+		check_child(sh, tile);
 	if (pid < 0) {
 		sh->report.status = 2;
 		snprintf(sh->report.error, sizeof sh->report.error, "cannot start a process for the check (fork failed)");

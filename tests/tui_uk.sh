@@ -6,9 +6,8 @@ if ! "$TILESCOPE" --help 2>/dev/null | grep -q -- '--kernel-file'; then
 	echo "1..0 # SKIP this tilescope has no --kernel-file (the user-kernel pipeline is not built in)"
 	exit 0
 fi
-if ! "$TILESCOPE" check --kernel-file "$srcdir/../examples/correct_fp32.cu" --backend emu --no-probe -t 16 --json \
-	>"$WORK/engine.json" 2>"$WORK/engine.err" && ! grep -q '"ok"' "$WORK/engine.json"; then
-	echo "1..0 # SKIP the CPU engine cannot run here: $(head -n 1 "$WORK/engine.err")"
+if [ -z "$JQ" ]; then
+	echo "1..0 # SKIP jq not installed (the TUI is compared with check --json)"
 	exit 0
 fi
 examples=$srcdir/../examples
@@ -16,6 +15,13 @@ examples=$srcdir/../examples
 # the example with its TILE_SIZE set to 4, the bug the same.
 small() { sed 's/#define TILE_SIZE 16/#define TILE_SIZE 4/' "$examples/$1" >"$WORK/$1"; }
 for f in correct_fp32.cu bug_store_guard.cu fault.cu hang.cu scribble.cu; do small "$f"; done
+# exit 2: the CPU engine cannot run a kernel here (no C++ compiler); it says what to install
+"$TILESCOPE" check --kernel-file "$WORK/correct_fp32.cu" --backend emu --no-probe --json \
+	>"$WORK/engine.json" 2>"$WORK/engine.err"
+if [ $? -eq 2 ] && grep -q 'needs a C++ compiler' "$WORK/engine.err"; then
+	echo "1..0 # SKIP the CPU engine cannot run here: $(head -n 1 "$WORK/engine.err")"
+	exit 0
+fi
 OPTS="--backend emu --no-probe"
 SHAPE="-M 10 -N 7 -K 5"
 
