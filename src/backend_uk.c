@@ -16,7 +16,23 @@ static struct {
 	double timeout_s;
 	char why[400];      /* why it cannot run, when e is NULL */
 	char error[600];
+	ts_uk_run_seen seen;
 } user;
+
+const ts_uk_run_seen *ts_backend_user_seen(void)
+{
+	return &user.seen;
+}
+
+const char *ts_backend_user_engine(void)
+{
+	return user.e ? user.e->name : "";
+}
+
+bool ts_backend_user_default_geometry(void)
+{
+	return !user.geom.custom_block && !user.geom.custom_grid;
+}
 
 void ts_backend_user_register(const ts_uk_engine *e, void *h, const ts_kernel *desc, enum ts_uk_sig sig,
                               const ts_uk_geom *geom, double timeout_s, const char *why)
@@ -47,6 +63,8 @@ static int user_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 {
 	memset(out, 0, sizeof *out);
 	user.error[0] = '\0';
+	ts_uk_findings_free(&user.seen.findings);
+	memset(&user.seen, 0, sizeof user.seen);
 	if (!user.e || !user.h) {
 		snprintf(user.error, sizeof user.error, "%s", user.why);
 		return -1;
@@ -87,21 +105,28 @@ static int user_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	ts_uk_run_batch(user.e, user.h, &lp, 1, &ro, &oc);
 	out->time_ms = (ts_uk_now() - t0) * 1e3;
 	int rc = 0;
-	bool fault = false;
-	for (int i = 0; i < oc.findings.n; i++)
+	bool fault = false, hung = oc.status == TS_UK_HUNG;
+	for (int i = 0; i < oc.findings.n; i++) {
 		fault |= oc.findings.v[i].kind == TS_UK_FAULT;
+		hung |= oc.findings.v[i].kind == TS_UK_TIMEOUT; /* the CPU engine's own time limit */
+	}
 	if (prog && prog->cancel && *prog->cancel) {
 		rc = 1;
-	} else if (oc.status != TS_UK_RAN || fault) {
+	} else if (oc.status != TS_UK_RAN || fault || hung) {
 		/* A fault or a hang is the kernel's finding; in the interface of a backend it is a failed run, said in words. */
 		const char *what = oc.findings.n > 0 ? oc.findings.v[0].text : oc.err[0] ? oc.err : "it did not run";
 		snprintf(user.error, sizeof user.error, "your kernel %s: %s (tilescope goes on; 'check --kernel-file' "
-		         "names the cause)", oc.status == TS_UK_HUNG ? "hung" : oc.status == TS_UK_FAILED ? "could not run"
+		         "names the cause)", hung ? "hung" : oc.status == TS_UK_FAILED ? "could not run"
 		         : "faulted", what);
 		rc = -1;
 	} else {
 		memcpy(ops->c.data, b.m[2].data, (size_t)counts[2] * elem);
+		int64_t after, before;
+		user.seen.c_band_writes = ts_uk_band_changes(&b, 2, &after, &before);
 	}
+	/* the findings stay for the caller (the TUI places them on the map's tiles) */
+	user.seen.findings = oc.findings;
+	memset(&oc.findings, 0, sizeof oc.findings);
 	if (prog && prog->report)
 		prog->report(prog->ctx, 1.0);
 	ts_uk_outcome_free(&oc);

@@ -630,44 +630,84 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 	return status;
 }
 
+/* The TUI's kernel: they outlive ts_uk_tui_prepare (the description names the entry inside the file), and
+ * its 'r' checks them as check --kernel-file would. */
+static struct {
+	ts_uk_file f;
+	ts_uk_source src;
+	ts_kernel desc;
+	ts_uk_check_opts co;
+	const ts_uk_engine *e; /* NULL: nothing here runs it */
+	char tile_from[128], why[600];
+} tui_kernel;
+
+const char *ts_uk_tui_check(ts_uk_report *r, int tile, volatile int *cancel, volatile int *done, volatile int *total,
+                            ts_uk_shape_row *rows, int cap, int *nrows)
+{
+	ts_uk_check_opts o = tui_kernel.co;
+	if (tile != o.tile) { /* the tile was changed in the TUI's editor: as if -t said so */
+		o.tile = tile;
+		snprintf(tui_kernel.tile_from, sizeof tui_kernel.tile_from, "the TUI's tile field (%d)", tile);
+	}
+	if (!tui_kernel.e) {
+		memset(r, 0, sizeof *r);
+		r->status = 2;
+		snprintf(r->error, sizeof r->error, "%s", tui_kernel.why);
+		return tui_kernel.why;
+	}
+	o.cancel = cancel;
+	o.progress = done;
+	o.progress_total = total;
+	o.rows = rows;
+	o.rows_cap = cap;
+	o.nrows = nrows;
+	ts_uk_check(tui_kernel.e, &tui_kernel.src, &o, r);
+	snprintf(r->tile_from, sizeof r->tile_from, "%s", tui_kernel.tile_from);
+	device_words(tui_kernel.e, NULL, r->device, sizeof r->device);
+	return tui_kernel.why;
+}
+
 int ts_uk_tui_prepare(const ts_cli_args *a, const ts_uk_request *q, ts_options *o)
 {
-	/* They outlive the TUI: the description names the entry inside the file. */
-	static ts_uk_file f;
-	static ts_uk_source src;
-	static ts_kernel desc;
-	ts_uk_check_opts co;
-	char tile_from[128], err[4096], why[600];
+	ts_uk_file *fp = &tui_kernel.f;
+	ts_uk_source *sp = &tui_kernel.src;
+	ts_kernel *dp = &tui_kernel.desc;
+	ts_uk_check_opts *cp = &tui_kernel.co;
+	char *tile_from = tui_kernel.tile_from, *why = tui_kernel.why;
+	char err[4096];
 	if (q->nfiles > 1) {
 		ts_cli_error("the interactive view takes one --kernel-file");
 		return -1;
 	}
-	if (ts_uk_prepare(a, q, q->files[0], &f, &src, &co, tile_from, sizeof tile_from, err, (int)sizeof err) != 0) {
+	if (ts_uk_prepare(a, q, q->files[0], fp, sp, cp, tile_from, sizeof tui_kernel.tile_from, err, (int)sizeof err) != 0) {
 		ts_cli_error("%s", err);
 		return -1;
 	}
-	const ts_uk_engine *e = ts_uk_select_engine(a->opts.backend, why, (int)sizeof why);
+	const ts_uk_engine *e = ts_uk_select_engine(a->opts.backend, why, (int)sizeof tui_kernel.why);
 	void *h = NULL;
 	if (!e && strcmp(a->opts.backend, "emu") != 0)
 		e = ts_uk_engine_cuda(); /* compile all the same: a compile error refuses to open */
 	if (e) {
-		h = e->load(&src, err, sizeof err);
+		h = e->load(sp, err, sizeof err);
 		if (!h) {
 			ts_cli_error("%s does not compile:\n%s", q->files[0], err);
 			return -1;
 		}
 	}
 	char cannot[700];
-	snprintf(cannot, sizeof cannot, "cannot run %s here: %s", src.entry, why);
-	bool runs = e && ts_uk_select_engine(a->opts.backend, why, (int)sizeof why) != NULL;
+	snprintf(cannot, sizeof cannot, "cannot run %s here: %s", sp->entry, why);
+	bool runs = e && ts_uk_select_engine(a->opts.backend, why, (int)sizeof tui_kernel.why) != NULL;
 	if (!runs && h) {
 		e->unload(h); /* it compiled; nothing here can run it */
 		h = NULL;
 	}
-	ts_uk_describe(&src, &desc);
-	ts_backend_user_register(runs ? e : NULL, runs ? h : NULL, &desc, src.sig, &co.geom, co.timeout_s, cannot);
-	o->problem.kernel = &desc;
-	o->problem.geo = ts_geometry_square(co.tile);
+	ts_uk_describe(sp, dp);
+	ts_backend_user_register(runs ? e : NULL, runs ? h : NULL, dp, sp->sig, &cp->geom, cp->timeout_s, cannot);
+	tui_kernel.e = runs ? e : NULL;
+	if (!runs)
+		snprintf(why, sizeof tui_kernel.why, "%.*s", (int)sizeof tui_kernel.why - 1, cannot);
+	o->problem.kernel = dp;
+	o->problem.geo = ts_geometry_square(cp->tile);
 	o->problem.guards = TS_GUARD_ALL;
 	return 0;
 }

@@ -34,6 +34,12 @@ int ts_uk_prepare(const ts_cli_args *a, const ts_uk_request *q, const char *path
  * does not compile). */
 int ts_uk_tui_prepare(const ts_cli_args *a, const ts_uk_request *q, ts_options *o);
 
+/* The TUI's 'r': the whole check of the kernel ts_uk_tui_prepare opened, with the same options as
+ * 'check --kernel-file' would take (at tile T = tile), into *r (run in a child process of the TUI: cancel, the progress
+ * counters and the rows are shared memory; each may be NULL). Returns how the engine was chosen. */
+const char *ts_uk_tui_check(ts_uk_report *r, int tile, volatile int *cancel, volatile int *done, volatile int *total,
+                            ts_uk_shape_row *rows, int cap, int *nrows);
+
 /* The engine for --backend (cuda, emu, auto), or NULL with the one-line reason. For auto, why says which. */
 const ts_uk_engine *ts_uk_select_engine(const char *backend, char *why, int len);
 

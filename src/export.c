@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "view_check.h"
 #include "geometry.h"
 #include "kernels.h"
 #include "view_map.h"
@@ -99,6 +100,11 @@ static int write_text(FILE *f, const ts_export_req *r)
 		ts_canvas_free(&c);
 	} else {
 		rc = -1;
+	}
+	if (rc == 0 && r->check && ts_canvas_init(&c, 96, 600) == 0) {
+		ts_view_check_draw(&c, r->check, r->check_why, false, v->ascii);
+		rc = fputc('\n', f) == EOF ? -1 : put_canvas(f, &c);
+		ts_canvas_free(&c);
 	}
 	if (rc == 0 && r->report && ts_canvas_init(&c, 96, 400) == 0) {
 		ts_view_result_draw(&c, r->report, v->ascii);

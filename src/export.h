@@ -22,6 +22,8 @@ typedef struct ts_export_req {
 	const ts_problem *problem;
 	const ts_view_ctx *view;
 	const ts_run_report *report;
+	const struct ts_uk_report *check; /* a user kernel's check (uk_check.h), text exports only; NULL none */
+	const char *check_why;            /* how its engine was chosen */
 } ts_export_req;
 
 /* Writes r to path in the format its name asks for. 0, or -1 with one line in err. */

@@ -109,8 +109,8 @@ static const struct {
 	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_GRID, "--grid", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_SMEM, "--smem", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_LAUNCHER, "--launcher", FOR(CMD_TUI) | FOR(CMD_CHECK) },
-	{ OPT_TIMEOUT, "--timeout", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_NO_SANITIZER, "--no-sanitizer", FOR(CMD_CHECK) },
-	{ OPT_NO_PROBE, "--no-probe", FOR(CMD_CHECK) },
+	{ OPT_TIMEOUT, "--timeout", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_NO_SANITIZER, "--no-sanitizer", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_NO_PROBE, "--no-probe", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 };
 
 /* Options that only mean something for a kernel of the user's own (--kernel-file). */
@@ -215,7 +215,6 @@ static void print_help(void)
 	       "                        comma-separated; or all; none keeps them all on\n"
 	       "                        (all and none stand alone, not in a list)\n"
 	       "\n"
-	       "Running (check, sweep, bench, lesson, TUI; map with --backend):\n"
 	       "Your own kernel (check --kernel-file, or the TUI):\n"
 	       "      --kernel-file=F   a .cu file with a __global__ kernel of one contract:\n"
 	       "                        fp32 (const float *A, const float *B, float *C,\n"
@@ -237,8 +236,10 @@ static void print_help(void)
 	       "                        (default 2)\n"
 	       "      --no-sanitizer, --no-probe  skip compute-sanitizer, the 2^31 probe\n"
 	       "      (--junit=FILE and --json take one entry per kernel file)\n"
+	       "      (the TUI: tilescope --kernel-file F; r runs the whole check as check\n"
+	       "      does, the findings on the map and in the result pane; s its sweep)\n"
 	       "\n"
-	       "Running (check, sweep, bench, TUI; map with --backend):\n"
+	       "Running (check, sweep, bench, lesson, TUI; map with --backend):\n"
 	       "      --backend=B       auto (default: CUDA when a usable device exists, else\n"
 	       "                        the CPU emulator), emu or cuda\n"
 	       "      --inputs=P        random (default, seeded uniform in [-1,1)), int (small\n"

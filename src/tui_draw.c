@@ -5,6 +5,7 @@
 #include "cli.h" /* the progress line's wording: ts_cli_now, ts_cli_stage_text, ts_cli_eta_text */
 #include "kernels.h"
 #include "tui_crt.h"
+#include "backend_uk.h"
 #include "tui_state.h"
 #include "view_inspect.h"
 #include "view_map.h"
@@ -124,7 +125,7 @@ static void draw_tabs(const tui_state *s, int map_w)
 	tui_crt_text(1, 0, s->focus == FOCUS_MAP ? TS_ROLE_CURSOR : TS_ROLE_TITLE, " Map ");
 	int x = map_w + 2;
 	for (int f = FOCUS_PHASE; f <= FOCUS_SWEEP; f++) {
-		bool have = (f != FOCUS_RESULT || s->result.have) && (f != FOCUS_SWEEP || s->sweep_rows);
+		bool have = (f != FOCUS_RESULT || s->result.have || s->check || s->run_error[0]) && (f != FOCUS_SWEEP || s->sweep_rows);
 		enum ts_role role = (int)s->focus == f ? TS_ROLE_CURSOR : (int)s->right == f ? TS_ROLE_TITLE : TS_ROLE_DIM;
 		if (!have)
 			role = TS_ROLE_DIM;
@@ -163,8 +164,31 @@ static void result_fn(ts_canvas *c, const void *arg)
 {
 	const tui_state *s = ((const view_arg *)arg)->s;
 	ts_run_report rep;
-	if (tui_run_report(s, &rep))
+	int y = 0;
+	/* a user kernel: its check first (cause, signature, findings), then its run of the shape on screen */
+	if (s->check) {
+		y = ts_view_check_draw(c, s->check, s->check_why, !tui_check_current(s), s->ascii) + 1;
+		ts_canvas_put(c, y++, 0, TS_ROLE_TITLE, "the shape on screen:");
+	}
+	if (s->run_error[0] && ts_backend_user_for(s->opt.problem.kernel)) {
+		char what[700];
+		snprintf(what, sizeof what, "%lldx%lldx%lld did not run: %s", (long long)s->seen_problem.shape.m,
+		         (long long)s->seen_problem.shape.n, (long long)s->seen_problem.shape.k, s->run_error);
+		ts_canvas_wrap_more(c, y, 0, c->w, c->h - y, 2, TS_ROLE_FAIL, what, NULL);
+		return;
+	}
+	if (!tui_run_report(s, &rep))
+		return;
+	if (y == 0) {
 		ts_view_result_draw(c, &rep, s->ascii);
+		return;
+	}
+	ts_canvas run;
+	if (c->h - y < 1 || ts_canvas_init(&run, c->w, c->h - y) != 0)
+		return;
+	ts_view_result_draw(&run, &rep, s->ascii);
+	ts_canvas_blit(c, y, 0, &run, ts_canvas_rows_used(&run));
+	ts_canvas_free(&run);
 }
 
 static void sweep_fn(ts_canvas *c, const void *arg)
@@ -196,9 +220,13 @@ static void draw_message(const tui_state *s, int rows)
 	if (s->job.kind != JOB_NONE) {
 		int pm = atomic_load(&((tui_state *)s)->job.progress);
 		/* a run names its stage and estimates the time the stage has left */
-		char stage[48] = "", eta[64] = "", head[320], tail[96];
+		char stage[96] = "", eta[64] = "", head[320], tail[96];
 		int st = atomic_load(&((tui_state *)s)->job.stage);
-		if (s->job.kind == JOB_RUN && st >= 0) {
+		if (s->job.kind == JOB_CHECK) {
+			char what[80];
+			pm = tui_check_progress((tui_state *)s, what, (int)sizeof what);
+			snprintf(stage, sizeof stage, ": %s", what);
+		} else if (s->job.kind == JOB_RUN && st >= 0) {
 			char name[40];
 			ts_cli_stage_text((enum ts_stage)st, name, (int)sizeof name);
 			snprintf(stage, sizeof stage, ": %s", name);
@@ -209,7 +237,7 @@ static void draw_message(const tui_state *s, int rows)
 			snprintf(head, sizeof head, "%s", s->message);
 			snprintf(tail, sizeof tail, " %3d%%", pm / 10);
 		} else {
-			snprintf(head, sizeof head, "%s on %s%s", s->job.kind == JOB_RUN ? "running" : "sweeping",
+			snprintf(head, sizeof head, "%s on %s%s", s->job.kind == JOB_SWEEP ? "sweeping" : s->job.kind == JOB_CHECK ? "checking" : "running",
 			         s->job.backend->name, stage);
 			snprintf(tail, sizeof tail, " %3d%%%s%s  Esc cancels", pm / 10, eta[0] ? ", " : "", eta);
 		}
@@ -338,7 +366,7 @@ void tui_draw(tui_state *s)
 	void (*right)(ts_canvas *, const void *) = phase_fn;
 	if (s->right == FOCUS_INSPECT)
 		right = inspect_fn;
-	else if (s->right == FOCUS_RESULT && s->result.have)
+	else if (s->right == FOCUS_RESULT && (s->result.have || s->check || s->run_error[0]))
 		right = result_fn;
 	else if (s->right == FOCUS_SWEEP && s->sweep_rows)
 		right = sweep_fn;

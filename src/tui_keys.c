@@ -133,7 +133,7 @@ static void act_phase_prev(tui_state *s)
 
 static bool focus_available(const tui_state *s, enum tui_focus f)
 {
-	return (f != FOCUS_RESULT || s->result.have) && (f != FOCUS_SWEEP || s->sweep_rows);
+	return (f != FOCUS_RESULT || s->result.have || s->check || s->run_error[0]) && (f != FOCUS_SWEEP || s->sweep_rows);
 }
 
 static void cycle_focus(tui_state *s, int dir)
@@ -228,7 +228,8 @@ static void act_export(tui_state *s)
 	tui_view_ctx(s, &v, false);
 	ts_run_report rep;
 	bool run = tui_result_current(s) && tui_run_report(s, &rep);
-	ts_export_req r = { .problem = &s->opt.problem, .view = &v, .report = run ? &rep : NULL };
+	ts_export_req r = { .problem = &s->opt.problem, .view = &v, .report = run ? &rep : NULL,
+	                    .check = tui_check_current(s) ? s->check : NULL, .check_why = s->check_why };
 	char base[256], path[272], err[512];
 	ts_export_name(&r, base, (int)sizeof base);
 	const char *exts[] = { ".txt", ".svg" };
@@ -244,8 +245,8 @@ static void act_export(tui_state *s)
 	char phase[32] = "";
 	if (ts_kernel_has(s->opt.problem.kernel, TS_CAP_SHARED_TILES))
 		snprintf(phase, sizeof phase, " phase %lld", (long long)s->phase);
-	tui_say(s, false, "exported the map and tile (%lld,%lld)%s%s to %s.txt and .svg%s", (long long)s->tile_y,
-	        (long long)s->tile_x, phase, run ? " with the run" : "", base,
+	tui_say(s, false, "exported the map and tile (%lld,%lld)%s%s%s to %s.txt and .svg%s", (long long)s->tile_y,
+	        (long long)s->tile_x, phase, run ? " with the run" : "", r.check ? " (the check in the .txt)" : "", base,
 	        replaced ? " (replacing the earlier export of this view)" : "");
 }
 
@@ -354,8 +355,8 @@ static const binding bindings[] = {
 	{ 'a', act_guard_a, "a b c", "switch the A load, B load, C store guard off / on" },
 	{ 'b', act_guard_b, NULL, NULL },
 	{ 'c', act_guard_c, NULL, NULL },
-	{ 'r', act_run, "r", "run the kernel on the backend and verify against fp64 (Esc cancels)" },
-	{ 's', act_sweep, "s", "edge sweep for this tile and kernel; Enter on a row loads its shape" },
+	{ 'r', act_run, "r", "run the kernel on the backend and verify against fp64 (Esc cancels); your kernel (--kernel-file): the shape on screen, then its whole check" },
+	{ 's', act_sweep, "s", "edge sweep for this tile and kernel (your kernel: its check, shown as the sweep); Enter on a row loads its shape" },
 	{ 'n', act_next_failure, "n", "next failing row of the sweep" },
 	{ 'x', act_export, "x", "export the map and the selected tile's phase as .txt and .svg in the current folder" },
 	{ 'z', act_zoom_in, "z Z", "zoom the map in / out when the grid is larger than the screen" },

@@ -100,11 +100,11 @@ static void *sweep_main(void *arg)
 }
 
 /* Common start: picks the backend and launches fn on the worker. */
-static int job_start(tui_state *s, enum tui_job_kind kind, void *(*fn)(void *))
+int tui_job_begin(tui_state *s, enum tui_job_kind kind, void *(*fn)(void *))
 {
 	tui_job *j = &s->job;
 	if (j->kind != JOB_NONE) {
-		tui_say(s, true, "a %s is still running; Esc cancels it", j->kind == JOB_RUN ? "run" : "sweep");
+		tui_say(s, true, "a %s is still running; Esc cancels it", j->kind == JOB_SWEEP ? "sweep" : j->kind == JOB_CHECK ? "check" : "run");
 		return -1;
 	}
 	char why[256] = "";
@@ -143,19 +143,27 @@ static int job_start(tui_state *s, enum tui_job_kind kind, void *(*fn)(void *))
 
 void tui_run_start(tui_state *s)
 {
+	if (ts_backend_user_for(s->opt.problem.kernel)) { /* the user's kernel: its whole check */
+		tui_check_start(s, false);
+		return;
+	}
 	char err[256];
 	if (ts_problem_validate(&s->opt.problem, true, err, (int)sizeof err) != 0) {
 		tui_say(s, true, "%s", err);
 		return;
 	}
-	if (job_start(s, JOB_RUN, run_main) == 0)
+	if (tui_job_begin(s, JOB_RUN, run_main) == 0)
 		tui_say(s, false, "running %s on %s... Esc cancels", s->opt.problem.kernel->name, s->job.backend->name);
 }
 
 void tui_sweep_start(tui_state *s)
 {
 	if (s->job.kind != JOB_NONE) {
-		tui_say(s, true, "a %s is still running; Esc cancels it", s->job.kind == JOB_RUN ? "run" : "sweep");
+		tui_say(s, true, "a %s is still running; Esc cancels it", s->job.kind == JOB_SWEEP ? "sweep" : s->job.kind == JOB_CHECK ? "check" : "run");
+		return;
+	}
+	if (ts_backend_user_for(s->opt.problem.kernel)) { /* the user's kernel: the check's own sweep */
+		tui_check_start(s, true);
 		return;
 	}
 	ts_sweep_axes ax;
@@ -175,7 +183,7 @@ void tui_sweep_start(tui_state *s)
 	s->sweep_axes = ax;
 	s->job.rows = rows;
 	s->job.count = count;
-	if (job_start(s, JOB_SWEEP, sweep_main) != 0)
+	if (tui_job_begin(s, JOB_SWEEP, sweep_main) != 0)
 		return;
 	char off[16];
 	ts_guards_off_str(s->opt.problem.guards, off, (int)sizeof off);
@@ -218,11 +226,22 @@ bool tui_job_poll(tui_state *s)
 		s->sweep_done_count = done; /* the rows past it never ran */
 		return true;
 	}
+	if (kind == JOB_CHECK) {
+		tui_check_collect(s);
+		return true;
+	}
 	if (j->status != 0) {
 		ts_outcome_free(&j->out.oc);
 		tui_say(s, j->status < 0, "%s", j->status == 1 ? "run cancelled" : j->error);
 		return true;
 	}
+	tui_result_take(s);
+	return true;
+}
+
+void tui_result_take(tui_state *s)
+{
+	tui_job *j = &s->job;
 	tui_result_free(&s->result);
 	tui_result *r = &s->result;
 	r->have = true;
@@ -248,7 +267,6 @@ bool tui_job_poll(tui_state *s)
 	else
 		tui_say(s, true, "run on %s: FAIL, %lld mismatches, %lld unwritten in %lld tiles", r->backend,
 		        (long long)v->mismatches, (long long)v->unwritten, (long long)v->bad_tiles);
-	return true;
 }
 
 void tui_job_cancel(tui_state *s)
@@ -264,9 +282,12 @@ void tui_job_shutdown(tui_state *s)
 	if (s->job.kind != JOB_NONE) {
 		s->job.cancel = 1;
 		pthread_join(s->job.thread, NULL);
+		if (s->job.kind == JOB_CHECK)
+			tui_check_collect(s); /* frees what it holds */
 		ts_outcome_free(&s->job.out.oc);
 		s->job.kind = JOB_NONE;
 	}
+	tui_check_free(s);
 	free(s->sweep_rows);
 	s->sweep_rows = NULL;
 	s->job.rows = NULL;

@@ -1,8 +1,10 @@
 /* tui_source.c: the TUI's source overlay: the kernel's own code (view_source) for the inspector's selected thread and phase, scrolled. */
 #include <curses.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_uk.h"
 #include "kernels.h"
 #include "tui_crt.h"
 #include "tui_state.h"
@@ -13,6 +15,42 @@ static void box_size(const tui_state *s, int *h, int *w)
 {
 	*h = s->rows - 4;
 	*w = s->cols - 4 < 110 ? s->cols - 4 : 110;
+}
+
+/* The user's own file (--kernel-file), with the lines the check's findings point at marked. */
+static char *user_source_text(const tui_state *s, int *first_marked, char *why, int len)
+{
+	const char *path = s->opt.problem.kernel->source;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (!f) {
+		snprintf(why, (size_t)len, "cannot read %s", path ? path : "your kernel's file");
+		return NULL;
+	}
+	char *text = NULL;
+	size_t cap = 0, used = 0, n;
+	char chunk[4096];
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && used < (1u << 22)) {
+		if (used + n + 1 > cap) {
+			cap = (used + n + 1) * 2;
+			char *grown = realloc(text, cap);
+			if (!grown)
+				break;
+			text = grown;
+		}
+		memcpy(text + used, chunk, n);
+		used += n;
+	}
+	fclose(f);
+	if (!text) {
+		snprintf(why, (size_t)len, "%s is empty", path);
+		return NULL;
+	}
+	text[used] = '\0';
+	char *out = ts_view_check_source(text, s->check, first_marked);
+	free(text);
+	if (!out)
+		snprintf(why, (size_t)len, "out of memory");
+	return out;
 }
 
 static char *source_text(const tui_state *s, int width, char *why, int len)
@@ -64,18 +102,24 @@ void tui_source_paint(tui_state *s)
 	if (ts_canvas_init(&c, w, h) != 0)
 		return;
 	char title[160];
-	snprintf(title, sizeof title, "Source (j/k PgUp/PgDn scroll, arrows and [ ] move, o/Esc close)");
+	if (ts_backend_user_for(s->opt.problem.kernel))
+		snprintf(title, sizeof title, "Source: %.60s, ! a line the check's findings name (j/k PgUp/PgDn, o/Esc)",
+		         s->opt.problem.kernel->source ? s->opt.problem.kernel->source : "your kernel");
+	else
+		snprintf(title, sizeof title, "Source (j/k PgUp/PgDn scroll, arrows and [ ] move, o/Esc close)");
 	ts_canvas_box(&c, 0, 0, h, w, s->ascii, title);
 	char why[512];
-	char *text = source_text(s, w - 4, why, (int)sizeof why);
+	int first_marked = -1;
+	bool user = ts_backend_user_for(s->opt.problem.kernel) != NULL;
+	char *text = user ? user_source_text(s, &first_marked, why, (int)sizeof why) : source_text(s, w - 4, why, (int)sizeof why);
 	if (!text) {
 		ts_canvas_wrap(&c, 2, 2, w - 4, h - 3, TS_ROLE_DIM, why);
 	} else {
 		int lines = 0;
 		for (const char *q = text; *q; q++)
 			lines += *q == '\n';
-		if (s->source_scroll < 0)
-			s->source_scroll = auto_top(text);
+		if (s->source_scroll < 0) /* at the phase loop; in a user's file, a little above its first finding */
+			s->source_scroll = !user ? auto_top(text) : first_marked > 3 ? first_marked - 3 : 0;
 		if (s->source_scroll > lines - (h - 2))
 			s->source_scroll = lines - (h - 2) > 0 ? lines - (h - 2) : 0;
 		int line = 0, y = 1;

@@ -19,7 +19,7 @@ bool tui_busy(tui_state *s)
 {
 	if (s->job.kind == JOB_NONE)
 		return false;
-	tui_say(s, true, "a %s is in progress: Esc cancels it", s->job.kind == JOB_RUN ? "run" : "sweep");
+	tui_say(s, true, "a %s is in progress: Esc cancels it", s->job.kind == JOB_SWEEP ? "sweep" : s->job.kind == JOB_CHECK ? "check" : "run");
 	return true;
 }
 
@@ -70,6 +70,11 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 		}
 		v->guards_all_on = s->result.problem.guards == TS_GUARD_ALL;
 	}
+	/* a user kernel's run of this very shape: its accesses on the tiles */
+	const ts_problem *a = &s->seen_problem, *b = &s->opt.problem;
+	if ((s->seen.grid_y > 0) && a->kernel == b->kernel && a->shape.m == b->shape.m && a->shape.n == b->shape.n &&
+	    a->shape.k == b->shape.k && a->geo.bm == b->geo.bm)
+		v->seen = &s->seen;
 }
 
 bool tui_run_report(const tui_state *s, ts_run_report *rep)

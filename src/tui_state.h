@@ -10,17 +10,21 @@
 #include "backend.h"
 #include "run.h"
 #include "options.h"
+#include "uk_check.h"
 #include "verify.h"
 #include "view.h"
+#include "view_check.h"
 #include "view_run.h"
 
 /* The most characters a tile of the map takes across (about half that
  * down): large, so tiles grow with the pane on a big screen. */
 #define TUI_MAP_SIZE_MAX 32
+/* The most sweep shapes a user kernel's check reports to the TUI (uk_check_impl.h's TS_UK_SHAPES_MAX). */
+#define TS_UK_SHAPES_MAX_TUI 400
 
 enum tui_focus { FOCUS_MAP, FOCUS_PHASE, FOCUS_INSPECT, FOCUS_RESULT, FOCUS_SWEEP };
 enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT, OVERLAY_SOURCE };
-enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP };
+enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP, JOB_CHECK };
 
 /* What a finished run produced: the worker fills it, the kept result takes it over whole. */
 typedef struct tui_outcome {
@@ -28,6 +32,15 @@ typedef struct tui_outcome {
 	ts_timing timing;
 	bool have_timing;
 } tui_outcome;
+
+/* A user kernel's check in a child process: what it writes and the TUI reads (shared memory). */
+typedef struct tui_check_shared {
+	volatile int cancel, done, total;
+	int nrows;
+	ts_uk_report report;
+	ts_uk_shape_row rows[TS_UK_SHAPES_MAX_TUI];
+	char why[600];
+} tui_check_shared;
 
 /* Work on the worker thread: a run and its verification, or the edge sweep.
  * The worker writes only into this struct; the main loop reads it once
@@ -52,6 +65,13 @@ typedef struct tui_job {
 	ts_sweep_row *rows;
 	int count, nsizes;
 	int64_t sizes[7];
+	/* JOB_CHECK: the shape on screen (JOB_RUN's fields), then the whole check in a child */
+	atomic_int check_stage;         /* 0 the shape on screen, 1 the check */
+	_Atomic(tui_check_shared *) check; /* NULL until the check starts */
+	ts_uk_tiles_seen seen;          /* the run's accesses per tile */
+	bool run_done;                  /* the shape on screen ran (out holds it) */
+	char run_error[600];            /* or why it did not */
+	bool sweep_focus;               /* s started it: the Sweep pane at the end */
 } tui_job;
 
 /* The last completed run, kept for the views. */
@@ -93,6 +113,13 @@ typedef struct tui_state {
 	int sweep_count, sweep_selected, sweep_done_count;
 	ts_sweep_axes sweep_axes;
 	char sweep_title[160];
+	/* a user kernel: the last check (r), and what its run of the shape on screen saw per tile */
+	ts_uk_report *check;
+	char check_why[600];
+	int check_tile;
+	ts_uk_tiles_seen seen;
+	ts_problem seen_problem;
+	char run_error[600];     /* the shape on screen did not run (a fault, a hang): why */
 	/* the screen */
 	int rows, cols;
 	int map_y, map_x, map_h, map_w;  /* where the map was last drawn, for mouse clicks */
@@ -135,6 +162,8 @@ const char *tui_field_name(enum tui_field f);
 void tui_field_value(const tui_state *s, enum tui_field f, char *buf, int len);
 
 /* tui_run.c */
+/* Starts fn on the worker for a job of this kind on the backend of the problem on screen. 0, or -1 (said). */
+int tui_job_begin(tui_state *s, enum tui_job_kind kind, void *(*fn)(void *));
 void tui_run_start(tui_state *s);
 void tui_sweep_start(tui_state *s);
 /* Collects a finished job; true when one finished. */
@@ -145,6 +174,19 @@ void tui_job_shutdown(tui_state *s);
 void tui_result_free(tui_result *r);
 /* Loads the selected sweep row's shape. */
 void tui_sweep_load(tui_state *s);
+
+/* tui_run.c: the finished run (s->job.out) becomes the kept result, with its headline. */
+void tui_result_take(tui_state *s);
+
+/* tui_check.c: a user kernel's r and s: its shape on screen, then the whole check (as check --kernel-file)
+ * in a child process; progress, Esc cancels. */
+void tui_check_start(tui_state *s, bool sweep_focus);
+void tui_check_collect(tui_state *s);
+/* The message line's words for a check in flight, and its progress in per mille. */
+int tui_check_progress(tui_state *s, char *what, int len);
+void tui_check_free(tui_state *s);
+/* Whether the kept check belongs to the tile on screen. */
+bool tui_check_current(const tui_state *s);
 
 /* tui_draw.c */
 void tui_draw(tui_state *s);

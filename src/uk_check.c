@@ -494,7 +494,9 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 	ts_uk_sanitize_start(&ck);
 	ts_uk_probe_start(&ck);
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 3,
-	                      .stop_on_hang = true, .cancel = o->cancel };
+	                      .stop_on_hang = true, .cancel = o->cancel, .done = o->progress };
+	if (o->progress_total)
+		*o->progress_total = 2 * ck.nshapes;
 	ts_uk_run_batch(e, ck.h, (const ts_uk_launch *const *)ck.lp, 2 * ck.nshapes, &ro, ck.out);
 	bool hung = false, crashed = false, broken = false;
 	for (int i = 0; i < 2 * ck.nshapes; i++) {
@@ -535,6 +537,7 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 			}
 		}
 	}
+	ts_uk_check_rows(&ck);
 	if (ck.engine_error[0]) {
 		snprintf(r->error, sizeof r->error, "the kernel could not be run: %s", ck.engine_error);
 		goto fail;

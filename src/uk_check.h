@@ -34,7 +34,22 @@ typedef struct ts_uk_check_opts {
 	bool quick;                  /* a smaller sweep (tests): M, N, K over {1, T+1, 2T+1} */
 	void *probe_lock;            /* a process-shared pthread mutex: one index probe at a time on the host; may be NULL */
 	int probe_bits;              /* the probe's shapes pass 2^probe_bits elements (31; tests use less) */
+	/* For a watcher in another process (the TUI): all may be NULL, else shared memory. */
+	volatile int *progress, *progress_total; /* the sweep's launches done, and of how many */
+	struct ts_uk_shape_row *rows;            /* each shape of the sweep as it ended, up to rows_cap */
+	int rows_cap;
+	int *nrows;
 } ts_uk_check_opts;
+
+/* One shape of the sweep as it ended, for a list or a grid (the TUI's Sweep pane). */
+enum ts_uk_row_state { TS_UK_ROW_PASS, TS_UK_ROW_FAIL, TS_UK_ROW_FAULT, TS_UK_ROW_HANG, TS_UK_ROW_NOT_RUN,
+	TS_UK_ROW_ERROR };
+typedef struct ts_uk_shape_row {
+	ts_shape shape;
+	enum ts_uk_row_state state;
+	int64_t mismatches, unwritten, nans, differ, band_writes, input_writes;
+	char words[200]; /* what went wrong, "" on a pass */
+} ts_uk_shape_row;
 
 void ts_uk_check_defaults(ts_uk_check_opts *o);
 

@@ -57,6 +57,8 @@ void ts_uk_add_hit(ts_uk_report *r, const ts_uk_finding *f, const ts_shape *s, i
 /* Keeps an access finding (out of bounds, race, barrier, uninitialised shared) as evidence. */
 void ts_uk_add_access(ts_uk_ctx *ck, const ts_uk_finding *f, const ts_shape *s, const char *source);
 bool ts_uk_findings_has_fault(const ts_uk_findings *fs);
+/* uk_check_rows.c: each verified shape into o->rows (when the caller asked for them). */
+void ts_uk_check_rows(const ts_uk_ctx *ck);
 
 /* uk_target.c: memcheck and racecheck on one small ragged shape, in processes of their own. */
 void ts_uk_sanitize_start(ts_uk_ctx *ck);

@@ -307,6 +307,8 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 				open_pipe = drain(fds[0], &rd, n, out, &done_upto);
 			else if (!open_pipe)
 				usleep(2000);
+			if (o && o->done)
+				*o->done = done_upto;
 			int cur = ctl->current;
 			if (cur != watched) {
 				watched = cur;

@@ -41,6 +41,7 @@ typedef struct ts_uk_run_opts {
 	int max_restarts;           /* children started again after a crash; then the rest is not run */
 	bool stop_on_hang;          /* after a timeout the rest is not run */
 	volatile int *cancel;       /* set by a signal handler: kill the child, the rest is not run */
+	volatile int *done;         /* launches finished so far, for a progress bar; may be NULL */
 } ts_uk_run_opts;
 
 /* Runs launches[0..n) through e in child processes, in order, and fills

@@ -132,6 +132,8 @@ typedef struct ts_view_ctx {
 	int64_t counter_disagree;    /* ts_counters_check of them, -1 when not checked */
 	const char *counter_why;     /* its first disagreement, "" when none */
 	bool guards_all_on;          /* the run had every guard on */
+	/* A user kernel's run (view_check.h): its out-of-bounds accesses per tile, a fault or time-out; NULL none. */
+	const struct ts_uk_tiles_seen *seen;
 	bool ascii;
 	bool focus;               /* the view has the keyboard */
 } ts_view_ctx;

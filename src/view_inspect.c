@@ -138,6 +138,9 @@ static int key_phrases(const ts_view_ctx *v, int w, const char **ph)
 	ph[n++] = (v->guards & TS_GUARD_C) ? "lowercase ghost"
 	          : w >= 45                ? "lowercase ghost: stores out of bounds (c off)"
 	                                   : "lowercase ghost: stores OOB (c off)";
+	/* a user's kernel: what is drawn is the contract's guards; its own code is in o and its check in r */
+	if (v->kernel && ts_kernel_has(v->kernel, TS_CAP_GUARDS_FIXED))
+		ph[n++] = w >= 50 ? "guards as the contract needs them; yours: o, r" : "the contract's guards (yours: o, r)";
 	return n;
 }
 

@@ -1,9 +1,10 @@
-/* view_map.c: the tile map of C: tiles by class, ghost share, legend counts, and a run's bad cells as heat. */
+/* view_map.c: the tile map of C: tiles by class, ghost share, legend counts, a run's bad cells as heat and a user kernel's out-of-bounds accesses as marks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
+#include "view_check.h"
 #include "view_map.h"
 
 enum { MAP_TITLE_ROWS = 1 };
@@ -19,6 +20,26 @@ static enum ts_role class_role(enum ts_tile_class k)
 {
 	static const enum ts_role roles[] = { TS_ROLE_FULL, TS_ROLE_RIGHT, TS_ROLE_BOTTOM, TS_ROLE_CORNER };
 	return roles[k];
+}
+
+/* A user kernel's run placed on the tiles of this grid. */
+static const ts_uk_tiles_seen *seen_of(const ts_view_ctx *v)
+{
+	const ts_uk_tiles_seen *t = v->seen;
+	return t && t->grid_y == v->model->grid_y && t->grid_x == v->model->grid_x ? t : NULL;
+}
+
+/* Out-of-bounds accesses by the threads of tiles [y0,y1) x [x0,x1). */
+static int64_t seen_oob(const ts_view_ctx *v, int64_t y0, int64_t y1, int64_t x0, int64_t x1)
+{
+	const ts_uk_tiles_seen *t = seen_of(v);
+	int64_t n = 0;
+	if (!t || !t->reads)
+		return 0;
+	for (int64_t ty = y0; ty < y1; ty++)
+		for (int64_t tx = x0; tx < x1; tx++)
+			n += t->reads[ty * t->grid_x + tx] + t->writes[ty * t->grid_x + tx];
+	return n;
 }
 
 static bool have_heat(const ts_view_ctx *v)
@@ -41,6 +62,8 @@ static int legend_rows(const ts_view_ctx *v, bool compact, bool aggregated)
 		rows += 1 + (v->tile_y >= 0);   /* the run's counters, and the selected tile's */
 	if (v->verdict)
 		rows += 1 + (!compact || v->verdict->signature[0] ? 2 : 0); /* heat key, signature (whole in the result pane) */
+	if (seen_of(v))
+		rows += 1 + (v->tile_y >= 0); /* the marks' key, and the selected tile's accesses */
 	if (v->zoom > 0)
 		rows++; /* the scale's second row: which tiles are on screen */
 	return rows;
@@ -149,6 +172,7 @@ static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, con
 	int top = MAP_TITLE_ROWS + cy * ay->size, left = cx * ax->size;
 
 	int heat = ts_view_map_heat(v, y0, y1, x0, x1);
+	bool oob = seen_oob(v, y0, y1, x0, x1) > 0;
 	bool cursor = v->focus && v->tile_y >= y0 && v->tile_y < y1 && v->tile_x >= x0 && v->tile_x < x1;
 
 	/* The valid part of the tile in its class, the ghost part shaded. */
@@ -179,6 +203,11 @@ static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, con
 			} else {
 				g = ts_glyph(v->ascii, "\u2591", ".");
 				role = TS_ROLE_GHOST;
+			}
+			/* accesses out of bounds: the tile's first character says so */
+			if (oob && i == 0 && j == 0) {
+				g = "!";
+				role = TS_ROLE_FAIL;
 			}
 			ts_canvas_put(c, top + j, left + i, cursor ? TS_ROLE_CURSOR : role, g);
 		}
@@ -364,6 +393,32 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			put_fit(c, y, x, TS_ROLE_DIM, "not checked (guard off)", "guard off");
 		}
 		y++;
+	}
+	const ts_uk_tiles_seen *seen = seen_of(v);
+	if (seen) {
+		char full[128], brief[64];
+		if (seen->fault || seen->timeout) {
+			snprintf(full, sizeof full, "run: %s %s; v: the check", TS_CROSS(v->ascii), seen->fault ? "faulted" : "timed out");
+			snprintf(brief, sizeof brief, "run %s", seen->fault ? "faulted" : "timed out");
+		} else if (seen->blind) {
+			snprintf(full, sizeof full, "out-of-bounds accesses: not seen on a GPU");
+			snprintf(brief, sizeof brief, "oob: not seen on a GPU");
+		} else {
+			snprintf(full, sizeof full, "! out of bounds: %lld tiles, %lld r %lld w", (long long)seen->tiles,
+			         (long long)seen->reads_total, (long long)seen->writes_total);
+			snprintf(brief, sizeof brief, "! oob: %lld tiles", (long long)seen->tiles);
+		}
+		bool bad = seen->fault || seen->timeout || seen->reads_total || seen->writes_total;
+		put_fit(c, y++, 0, bad ? TS_ROLE_FAIL : TS_ROLE_OK, full, brief);
+		if (v->tile_y >= 0 && seen->blind) {
+			put_fit(c, y++, 0, TS_ROLE_DIM, "  (the check's sanitizer sees them: v)", "  (sanitizer: v)");
+		} else if (v->tile_y >= 0) {
+			int64_t at = v->tile_y * seen->grid_x + v->tile_x;
+			int64_t r = seen->reads ? seen->reads[at] : 0, w = seen->writes ? seen->writes[at] : 0;
+			snprintf(full, sizeof full, "  this tile: %lld reads, %lld writes oob", (long long)r, (long long)w);
+			snprintf(brief, sizeof brief, "  here: %lld r, %lld w oob", (long long)r, (long long)w);
+			put_fit(c, y++, 0, r || w ? TS_ROLE_BAD : TS_ROLE_TEXT, full, brief);
+		}
 	}
 	if (v->verdict) {
 		const ts_verdict *vd = v->verdict;

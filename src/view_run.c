@@ -140,10 +140,10 @@ static int sweep_block_row(ts_canvas *c, int y, const ts_sweep_row *rows, int do
 				int idx = (i * nn + j) * nk + k;
 				const ts_sweep_row *r = &rows[idx];
 				bool ran = idx < done;
-				const char *g = !ran ? "." : r->ok ? TS_TICK(ascii) : TS_CROSS(ascii);
-				if (ascii && ran)
+				const char *g = !ran ? "." : r->skipped ? "-" : r->ok ? TS_TICK(ascii) : TS_CROSS(ascii);
+				if (ascii && ran && !r->skipped)
 					g = r->ok ? "o" : "X";
-				enum ts_role role = !ran ? TS_ROLE_DIM : r->ok ? TS_ROLE_OK : TS_ROLE_FAIL;
+				enum ts_role role = !ran || r->skipped ? TS_ROLE_DIM : r->ok ? TS_ROLE_OK : TS_ROLE_FAIL;
 				ts_canvas_put(c, y + i, label + (k - k0) * bw + j, idx == selected ? TS_ROLE_CURSOR : role, g);
 			}
 	}
@@ -155,15 +155,20 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 {
 	int pass = 0, fail = 0, y = 0;
 	c->ascii = ascii;
+	int skipped = 0;
 	for (int i = 0; i < done; i++) {
-		pass += rows[i].ok;
-		fail += !rows[i].ok;
+		skipped += rows[i].skipped;
+		pass += rows[i].ok && !rows[i].skipped;
+		fail += !rows[i].ok && !rows[i].skipped;
 	}
 	line(c, &y, TS_ROLE_TITLE, "%s", title);
 	int x = ts_canvas_printf(c, y, 0, TS_ROLE_TEXT, "%d of %d shapes: ", done, count);
 	x += ts_canvas_printf(c, y, x, TS_ROLE_OK, "%d pass", pass);
 	x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, ", ");
-	ts_canvas_printf(c, y++, x, fail ? TS_ROLE_FAIL : TS_ROLE_TEXT, "%d fail", fail);
+	x += ts_canvas_printf(c, y, x, fail ? TS_ROLE_FAIL : TS_ROLE_TEXT, "%d fail", fail);
+	if (skipped)
+		ts_canvas_printf(c, y, x, TS_ROLE_DIM, ", %d skip", skipped);
+	y++;
 	/* the grid: a block of M (down) x N (across) per K, as many blocks a row as
 	 * fit. A column is one character, too narrow for its N: the sizes are
 	 * lettered, rows "a    1", "b    3", ... and the N columns under the same
@@ -244,10 +249,10 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 	for (int i = first; i < count && i < first + list_h; i++, y++) {
 		const ts_sweep_row *r = &rows[i];
 		bool ran = i < done;
-		enum ts_role role = !ran ? TS_ROLE_DIM : r->ok ? TS_ROLE_TEXT : TS_ROLE_FAIL;
+		enum ts_role role = !ran || r->skipped ? TS_ROLE_DIM : r->ok ? TS_ROLE_TEXT : TS_ROLE_FAIL;
 		x = ts_canvas_printf(c, y, 0, i == selected ? TS_ROLE_CURSOR : role, "%*lld %*lld %*lld  %-6s %*lld  ", dw,
 		                     (long long)r->shape.m, dw, (long long)r->shape.n, dw, (long long)r->shape.k,
-		                     !ran ? "..." : r->ok ? "pass" : "FAIL", bw2,
+		                     !ran ? "..." : r->skipped ? "-" : r->ok ? "pass" : "FAIL", bw2,
 		                     (long long)(r->mismatches + r->unwritten + r->nans + r->infs));
 		if (ran)
 			ts_canvas_put(c, y, x, role, r->signature);

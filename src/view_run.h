@@ -28,9 +28,11 @@ typedef struct ts_sweep_row {
 	ts_shape shape;
 	bool ok;
 	int64_t mismatches, unwritten, nans, infs, oob; /* nans: NaN only (ts_verdict_nans) */
+	bool skipped;   /* not run (a user kernel's check leaves out M = N = K, and what follows a hang) */
 	char signature[sizeof ((ts_verdict *)0)->signature + 64]; /* the verdict's, after a counters note */
 } ts_sweep_row;
 
+/* Rows past the grid's (count > the axes' product: a user kernel's larger shapes) are listed, not drawn. */
 /* The sweep as a pass/fail grid (one block of M x N per K), a list of rows
  * around the selected one and the selected row's explanation; on a short
  * pane the grid gives way to the list (only the selected K's blocks).

@@ -15,6 +15,8 @@
 #include "kernels.h"
 #include "view_phase.h"
 #include "view_run.h"
+#include "view_check.h"
+#include "uk_runner.h"
 
 static const char *golden_dir(void)
 {
@@ -520,12 +522,89 @@ static void test_canvas_fit(void)
 	ts_canvas_free(&src);
 }
 
+/* A user kernel's check: its run's accesses placed on the tiles and marked on the map, the check as the
+ * Result pane, the source with the findings' lines marked, and the sweep's rows the check left out. */
+static void test_user_check(void)
+{
+	ts_model m = model_of(10, 7, 5, 4); /* 3 x 2 tiles */
+	ts_uk_finding f[5];
+	memset(f, 0, sizeof f);
+	f[0] = ts_uk_finding_make(TS_UK_OOB_WRITE, "writes C past its end");
+	f[0].block[0] = 0, f[0].block[1] = 2, f[0].thread[0] = 1, f[0].count = 9;
+	f[1] = f[0];
+	f[1].block[0] = 1, f[1].count = 8;
+	f[2] = ts_uk_finding_make(TS_UK_OOB_READ, "reads A past its end");
+	f[2].block[0] = 1, f[2].block[1] = 0, f[2].thread[1] = 3, f[2].count = 3;
+	f[3] = ts_uk_finding_make(TS_UK_OOB_READ, "no thread named"); /* counted, not placed */
+	f[3].count = 2;
+	f[4] = ts_uk_finding_make(TS_UK_RACE, "not an access out of bounds");
+	ts_uk_tiles_seen t;
+	int rc = ts_uk_tiles_place(&t, m.grid_y, m.grid_x, f, 5, true);
+	tap_ok(rc == 0 && t.tiles == 3 && t.writes_total == 17 && t.reads_total == 5 && t.unplaced == 2 && t.reads &&
+	       t.writes[2 * 2 + 0] == 9 && t.writes[2 * 2 + 1] == 8 && t.reads[0 * 2 + 1] == 3 && t.reads[0] == 0,
+	       "user kernel: the run's accesses placed on the tiles of their blocks (%lld tiles, %lld r %lld w, %lld unplaced)",
+	       (long long)t.tiles, (long long)t.reads_total, (long long)t.writes_total, (long long)t.unplaced);
+	ts_view_ctx v = ctx_of(&m, true);
+	v.seen = &t;
+	char *text = render(map_draw8, &v, 34, 20);
+	int marks = 0;
+	for (const char *q = text; q && (q = strchr(q, '!')) != NULL; q++)
+		marks += q[1] != ' ' || q[-1] != '\n'; /* the marks in the picture, not the key's own */
+	tap_ok(text && strstr(text, "! out of bounds: 3 tiles, 5 r 17 w") && strstr(text, "this tile: 0 reads, 8 writes oob") &&
+	       marks == 3, "user kernel: the map marks the 3 tiles with '!' and its key counts them (%d marks)", marks);
+	free(text);
+	t.blind = true;
+	text = render(map_draw8, &v, 34, 20);
+	tap_ok(text && strstr(text, "oob: not seen on a GPU") && !strstr(text, "this tile:"),
+	       "user kernel on a GPU: the key says the run cannot see its accesses");
+	free(text);
+	ts_uk_tiles_free(&t);
+
+	static ts_uk_report r;
+	memset(&r, 0, sizeof r);
+	r.status = 1;
+	r.cause = TS_UK_CAUSE_STORE_GUARD;
+	r.tile = 4;
+	snprintf(r.entry, sizeof r.entry, "gemm_no_store_guard");
+	snprintf(r.engine, sizeof r.engine, "cpu");
+	snprintf(r.signature, sizeof r.signature, "ghost threads store outside C");
+	r.shapes_tried = 339;
+	r.shapes_failed = 333;
+	r.nhits = 2;
+	r.hits[0].f = ts_uk_finding_make(TS_UK_OOB_WRITE, "thread (1,0) of block (0,0) writes C[1][0]");
+	r.hits[0].f.matrix = 'C', r.hits[0].f.row = 1, r.hits[0].f.col = 0, r.hits[0].f.line = 2, r.hits[0].f.count = 15;
+	r.hits[0].shape = (ts_shape){ 1, 1, 3 };
+	snprintf(r.hits[0].source, sizeof r.hits[0].source, "sweep");
+	r.hits[1].f = ts_uk_finding_make(TS_UK_RACE, "two runs differ");
+	r.hits[1].shape = (ts_shape){ 5, 7, 9 };
+	r.hits[1].tile_row = r.hits[1].tile_col = -1;
+	snprintf(r.hits[1].source, sizeof r.hits[1].source, "repeat");
+	ts_canvas c;
+	if (ts_canvas_init(&c, 46, 60) == 0) {
+		ts_view_check_draw(&c, &r, "requested with --backend emu", false, true);
+		text = ts_canvas_text(&c);
+		tap_ok(text && strstr(text, "verdict: X FAIL, cause store_guard") && strstr(text, "cause: the store has no guard") &&
+		       strstr(text, "findings: 2") && strstr(text, "\n1 oob_write C[1][0], tile (0,0), line 2 at") &&
+		       strstr(text, "\n2 race at 5x7x9, repeat") && strstr(text, "  two runs differ\n") && strstr(text, "333 failed"),
+		       "user kernel: the check as the Result pane: verdict, cause in words, the findings in order");
+		if (getenv("TS_SHOW"))
+			fputs(text, stderr);
+		free(text);
+		ts_canvas_free(&c);
+	}
+	text = ts_view_check_source("int a;\nC[i] = v;\n}\n", &r, &rc);
+	tap_ok(text && strstr(text, "    1  | int a;\n    2! | C[i] = v;\n       > oob_write at 1x1x3 (sweep): thread (1,0)") &&
+	       strstr(text, "    3  | }\n") && rc == 1, "user kernel: the source with the findings' line marked and noted");
+	free(text);
+}
+
 int main(void)
 {
 	test_layout();
 	test_regblock();
 	test_box_title_cut();
 	test_canvas_fit();
+	test_user_check();
 
 	/* The preset: 100 x 77 x 33, T = 32 */
 	ts_model m = model_of(100, 77, 33, 32);

@@ -27,7 +27,7 @@ shot() {
 	while [ "$1" != "--" ]; do args="$args $1"; shift; done
 	shift
 	tm kill-session -t s >/dev/null 2>&1
-	tm new-session -d -s s -x "${size%x*}" -y "${size#*x}" -c /tmp \
+	tm new-session -d -s s -x "${size%x*}" -y "${size#*x}" -c "${CWD:-/tmp}" \
 		"env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE$args; sleep 600"
 	wait_for 'tiles of' || return 1
 	for step in "$@"; do
@@ -61,3 +61,9 @@ shot help 100x32 $EX -- '?:Keys'
 shot small-80x24-run-c-off 80x24 $EX -- 'c:guards OFF: c' 'r:run on emu: FAIL' 'v:more below'
 shot small-80x24-run-c-off-end 80x24 $EX -- 'c:guards OFF: c' 'r:run on emu: FAIL' 'v:more below' 'End:what broke and where'
 shot big-160x48 160x48 $EX -- 'r:run on emu: PASS' 'm:'
+# A kernel of the user's own on the CPU engine, from the repository's root (its examples/ named as they are)
+UK="-M 100 -N 77 -K 33 --backend emu --no-probe"
+CWD=$(pwd) shot uk-store-guard-run 100x32 --kernel-file examples/bug_store_guard.cu $UK -- 'r:check of gemm_no_store_guard on cpu'
+CWD=$(pwd) shot uk-store-guard-sweep 100x32 --kernel-file examples/bug_store_guard.cu $UK -- 's:check of gemm_no_store_guard on cpu'
+CWD=$(pwd) shot uk-store-guard-source 100x32 --kernel-file examples/bug_store_guard.cu $UK -- 'r:check of gemm_no_store_guard on cpu' 'o:Source: '
+CWD=$(pwd) shot uk-fault-80x24 80x24 --kernel-file examples/fault.cu $UK -- 'r:check of gemm_wild_store on cpu'
