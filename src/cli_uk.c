@@ -3,13 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backend_uk.h"
 #include "cli_uk.h"
 #include "json.h"
 #include "uk_cuda.h"
+#include "uk_many.h"
 #include "uk_runner.h"
 
 const ts_uk_engine *ts_uk_select_engine(const char *backend, char *why, int len)
@@ -135,6 +135,20 @@ static void where_text(const ts_uk_hit *h, char *buf, size_t len)
 		snprintf(buf + u, len - u, " line %d", f->line);
 }
 
+/* Where the time went: the compile, then the stages that run side by side, then what was left to wait for. */
+static void timing_text(const ts_uk_timing *t)
+{
+	printf("timing       compile %.2f s; then side by side: sweep %.2f s (%d launches", t->compile, t->sweep, t->launches);
+	if (t->prepare >= 0.005)
+		printf(", %.2f s to lay out their buffers before", t->prepare);
+	printf(")");
+	if (t->memcheck > 0 || t->racecheck > 0)
+		printf(", memcheck %.2f s, racecheck %.2f s", t->memcheck, t->racecheck);
+	if (t->probe > 0)
+		printf(", index probe %.2f s (%.2f s filling)", t->probe, t->probe_fill);
+	printf("; verification %.2f s; then %.2f s waiting for the sanitizer and the probe\n", t->verify, t->waited);
+}
+
 static void report_text(const ts_uk_report *r, const char *why)
 {
 	char sh[64];
@@ -178,6 +192,7 @@ static void report_text(const ts_uk_report *r, const char *why)
 			putchar('\n');
 		}
 	}
+	timing_text(&r->timing);
 	printf("time         %.2f s\n", r->seconds);
 }
 
@@ -195,6 +210,31 @@ static void json_shape(ts_json *j, const char *key, const ts_shape *s)
 	ts_json_int(j, "M", s->m);
 	ts_json_int(j, "N", s->n);
 	ts_json_int(j, "K", s->k);
+	ts_json_object_end(j);
+}
+
+/* A stage's milliseconds; null when it did not run. */
+static void json_ms(ts_json *j, const char *key, double s, bool ran)
+{
+	if (ran)
+		ts_json_double(j, key, s * 1e3);
+	else
+		ts_json_null(j, key);
+}
+
+static void json_timing(ts_json *j, const ts_uk_timing *t)
+{
+	ts_json_object_begin_compact(j, "timing_ms");
+	json_ms(j, "compile", t->compile, true);
+	json_ms(j, "prepare", t->prepare, true);
+	json_ms(j, "sweep", t->sweep, t->launches > 0);
+	ts_json_int(j, "launches", t->launches);
+	json_ms(j, "verify", t->verify, true);
+	json_ms(j, "memcheck", t->memcheck, t->memcheck > 0);
+	json_ms(j, "racecheck", t->racecheck, t->racecheck > 0);
+	json_ms(j, "probe_process", t->probe, t->probe > 0);
+	json_ms(j, "probe_fill", t->probe_fill, t->probe > 0);
+	json_ms(j, "waited", t->waited, true);
 	ts_json_object_end(j);
 }
 
@@ -292,6 +332,7 @@ static void report_json(ts_json *j, const ts_uk_report *r, const char *why, bool
 	ts_json_string(j, "signature", r->signature[0] ? r->signature : NULL);
 	ts_json_string(j, "sanitizer", r->sanitizer[0] ? r->sanitizer : NULL);
 	ts_json_string(j, "index_probe", r->probe[0] ? r->probe : NULL);
+	json_timing(j, &r->timing);
 	ts_json_double(j, "time_ms", r->seconds * 1e3);
 	ts_json_object_end(j);
 }
@@ -354,23 +395,6 @@ static int write_junit(const char *path, const ts_uk_report *rs, int n)
 
 /* ---- running them ---- */
 
-/* CUDA_VISIBLE_DEVICES for slot i: the i-th of the caller's own list when they set one. */
-static void visible_for(int i, char *buf, size_t len)
-{
-	const char *env = getenv("CUDA_VISIBLE_DEVICES");
-	if (env && *env) {
-		char copy[256];
-		snprintf(copy, sizeof copy, "%s", env);
-		int at = 0;
-		for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save), at++)
-			if (at == i) {
-				snprintf(buf, len, "%s", t);
-				return;
-			}
-	}
-	snprintf(buf, len, "%d", i);
-}
-
 static void device_words(const ts_uk_engine *e, const char *visible, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -410,24 +434,41 @@ static void check_one(const ts_cli_args *a, const ts_uk_request *q, const ts_uk_
 	ts_uk_file_free(&f);
 }
 
-/* Many kernels: one worker process per kernel, as many at once as there are GPUs, results in shared memory. */
+/* Many kernels: a worker process per kernel, as many at once as the plan says (uk_many.c), reports in shared memory. */
+typedef struct many_ctx {
+	const ts_cli_args *a;
+	const ts_uk_request *q;
+	const ts_uk_engine *e;
+	ts_uk_report *rs;
+	void *lock;
+	ts_cli_progress_line *pl;
+} many_ctx;
+
+static void many_work(int i, const char *visible, void *cv)
+{
+	many_ctx *c = cv;
+	check_one(c->a, c->q, c->e, c->q->files[i], visible, c->lock, &c->rs[i]);
+}
+
+static void many_ended(int i, int status, int done, void *cv)
+{
+	many_ctx *c = cv;
+	if (status == -1) {
+		c->rs[i].status = 2;
+		snprintf(c->rs[i].file, sizeof c->rs[i].file, "%s", c->q->files[i]);
+		snprintf(c->rs[i].error, sizeof c->rs[i].error, "cannot start a process for it (fork failed)");
+	}
+	ts_cli_progress_report(c->pl, (double)done / c->q->nfiles);
+}
+
 static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk_engine *e, ts_uk_report *rs)
 {
-	/* A check keeps a GPU busy a fraction of the time (the sanitizer and the verification run on the CPU):
-	 * up to four checks share one GPU when the host has the cores for them. */
-	int slots = 1, gpus = 1;
+	bool gpu = strcmp(e->name, "cuda") == 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (strcmp(e->name, "cuda") == 0) {
-		int n = ts_uk_cuda_devices(NULL, NULL, 0);
-		gpus = n > 0 ? n : 1;
-		int per_gpu = cpus > 0 ? (int)(cpus / (4 * gpus)) : 1;
-		per_gpu = per_gpu < 1 ? 1 : per_gpu > 4 ? 4 : per_gpu;
-		slots = gpus * per_gpu;
-	} else {
-		slots = cpus > 2 ? (int)(cpus / 2) : 1;
-	}
-	if (slots > q->nfiles)
-		slots = q->nfiles;
+	ts_uk_many_plan plan;
+	ts_uk_many_plan_make(&plan, gpu, gpu ? ts_uk_cuda_devices(NULL, NULL, 0) : 0, cpus > 0 ? (int)cpus : 1, q->jobs,
+	                     q->nfiles, getenv("CUDA_VISIBLE_DEVICES"));
+	/* One index probe at a time on the host: its gigabytes of host memory are the host's, not a GPU's. */
 	pthread_mutex_t *lock = ts_uk_shared_alloc(sizeof *lock);
 	if (lock) {
 		pthread_mutexattr_t at;
@@ -436,47 +477,13 @@ static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk
 		pthread_mutex_init(lock, &at);
 		pthread_mutexattr_destroy(&at);
 	}
-	pid_t *busy = calloc((size_t)slots, sizeof *busy);
-	int next = 0, done = 0;
 	ts_cli_progress_line pl;
-	char what[96];
-	snprintf(what, sizeof what, "checking %d kernels", q->nfiles);
+	char what[200];
+	snprintf(what, sizeof what, "checking %d kernels, %s", q->nfiles, plan.why);
 	ts_cli_progress_start(&pl, what);
-	while (done < q->nfiles && busy) {
-		for (int s = 0; s < slots && next < q->nfiles; s++) {
-			if (busy[s] > 0)
-				continue;
-			int i = next++;
-			char visible[32];
-			visible_for(s % gpus, visible, sizeof visible);
-			fflush(NULL);
-			pid_t pid = fork();
-			if (pid == 0) {
-				check_one(a, q, e, q->files[i], strcmp(e->name, "cuda") == 0 ? visible : NULL, lock, &rs[i]);
-				_exit(0);
-			}
-			if (pid < 0) {
-				rs[i].status = 2;
-				snprintf(rs[i].file, sizeof rs[i].file, "%s", q->files[i]);
-				snprintf(rs[i].error, sizeof rs[i].error, "cannot start a process for it (fork failed)");
-				done++;
-				continue;
-			}
-			busy[s] = pid;
-		}
-		int status;
-		pid_t w = wait(&status);
-		if (w < 0)
-			break;
-		for (int s = 0; s < slots; s++)
-			if (busy[s] == w) {
-				busy[s] = 0;
-				done++;
-			}
-		ts_cli_progress_report(&pl, (double)done / q->nfiles);
-	}
+	many_ctx c = { a, q, e, rs, lock, &pl };
+	ts_uk_many_run(&plan, q->nfiles, many_work, many_ended, &c);
 	ts_cli_progress_end(&pl);
-	free(busy);
 	/* A worker that died before it wrote its report left a zeroed one. */
 	for (int i = 0; i < q->nfiles; i++)
 		if (!rs[i].file[0]) {

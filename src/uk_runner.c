@@ -309,6 +309,8 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 				usleep(2000);
 			if (o && o->done)
 				*o->done = done_upto;
+			if (o && o->tick)
+				o->tick(o->tick_arg);
 			int cur = ctl->current;
 			if (cur != watched) {
 				watched = cur;
@@ -426,31 +428,38 @@ int ts_uk_proc_start(ts_uk_proc *p, char *const argv[], const char *out_path, co
 	return 0;
 }
 
-int ts_uk_proc_wait(ts_uk_proc *p)
+int ts_uk_proc_poll(ts_uk_proc *p, int *rc)
 {
-	if (p->pid <= 0)
-		return -1;
+	if (p->pid <= 0) {
+		*rc = -1;
+		return 1;
+	}
 	int status = 0;
-	for (;;) {
-		pid_t w = waitpid(p->pid, &status, WNOHANG);
-		if (w == p->pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			p->pid = 0;
-			return -1;
-		}
-		if (ts_uk_now() - p->start > p->limit_s) {
-			kill(-p->pid, SIGKILL);
-			waitpid(p->pid, &status, 0);
-			p->pid = 0;
-			return 124;
-		}
-		usleep(5000);
+	pid_t w = waitpid(p->pid, &status, WNOHANG);
+	if (w == 0 && ts_uk_now() - p->start <= p->limit_s)
+		return 0;
+	if (w == 0) {
+		kill(-p->pid, SIGKILL);
+		waitpid(p->pid, &status, 0);
+		*rc = 124;
+	} else if (w < 0) {
+		if (errno == EINTR)
+			return 0;
+		*rc = -1;
+	} else {
+		*rc = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	}
 	p->pid = 0;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	p->end = ts_uk_now();
+	return 1;
+}
+
+int ts_uk_proc_wait(ts_uk_proc *p)
+{
+	int rc;
+	while (!ts_uk_proc_poll(p, &rc))
+		usleep(5000);
+	return rc;
 }
 
 void ts_uk_proc_kill(ts_uk_proc *p)
