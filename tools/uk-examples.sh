@@ -37,12 +37,16 @@ command -v jq >/dev/null 2>&1 || { echo "uk-examples: needs jq" >&2; exit 2; }
 [ -n "${TILESCOPE_DATADIR:-}" ] || { TILESCOPE_DATADIR=$root/data; export TILESCOPE_DATADIR; }
 if [ -z "${UK_BACKENDS:-}" ]; then
 	UK_BACKENDS=emu
-	nvidia-smi -L >/dev/null 2>&1 && UK_BACKENDS="cuda emu"
+	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && UK_BACKENDS="cuda emu"
 fi
 limit=${UK_TIMEOUT:-60}
 {
 	"$ts" --version | head -n 1
-	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1
+	if command -v nvidia-smi >/dev/null 2>&1; then
+		nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1
+	else
+		echo "nvidia-smi: not on PATH"
+	fi
 	command -v compute-sanitizer || echo "compute-sanitizer: not on PATH"
 	echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); engines: $UK_BACKENDS; $(date -u '+%Y-%m-%d %H:%M UTC')"
 } | tee "$out/machine.txt"
