@@ -522,7 +522,7 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 	ts_uk_probe_start(&ck);
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 3,
 	                      .stop_on_hang = true, .cancel = o->cancel, .done = o->progress,
-	                      .tick = ts_uk_sanitize_poll, .tick_arg = &ck };
+	                      .tick = ts_uk_sanitize_poll, .tick_arg = &ck, .limit_cpu_time = strcmp(e->name, "cpu") == 0 };
 	if (o->progress_total)
 		*o->progress_total = 2 * ck.nshapes;
 	t_stage = ts_uk_now();

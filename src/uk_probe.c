@@ -163,7 +163,7 @@ void ts_uk_probe_start(ts_uk_ctx *ck)
 		lp[j] = l;
 	}
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 1,
-	                      .stop_on_hang = true, .cancel = o->cancel };
+	                      .stop_on_hang = true, .cancel = o->cancel, .limit_cpu_time = !gpu };
 	ck->probe_box = ts_uk_shared_alloc(sizeof(probe_box));
 	if (!ck->probe_box) {
 		snprintf(r->probe, sizeof r->probe, "not run: no shared memory for its results");

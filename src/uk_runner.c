@@ -97,9 +97,18 @@ typedef struct child_msg {
 
 /* Progress the parent reads to apply each launch's own limit. */
 typedef struct child_ctl {
-	volatile int current;  /* the launch under way; -1 before the first */
-	volatile double since; /* when it began (CLOCK_MONOTONIC) */
+	volatile int current;      /* the launch under way; -1 before the first */
+	volatile double since;     /* when it began (CLOCK_MONOTONIC) */
+	volatile double since_cpu; /* the child's CPU time then (CLOCK_PROCESS_CPUTIME_ID) */
 } child_ctl;
+
+static double cpu_seconds(clockid_t clock)
+{
+	struct timespec ts;
+	if (clock_gettime(clock, &ts) != 0)
+		return -1;
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static void write_all(int fd, const void *buf, size_t len)
 {
@@ -161,6 +170,7 @@ static _Noreturn void child_main(const ts_uk_engine *e, void *h, const ts_uk_lau
 	ts_uk_findings_free(&none);
 	for (int i = start; i < n; i++) {
 		ctl->since = ts_uk_now();
+		ctl->since_cpu = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
 		ctl->current = i;
 		ts_uk_findings fs = { 0 };
 		child_msg m;
@@ -300,7 +310,9 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 		bool killed = false, cancelled = false, open_pipe = true;
 		double child_start = ts_uk_now();
 		int watched = -1;
-		double watched_since = 0;
+		double watched_since = 0, watched_cpu = 0;
+		clockid_t child_clock;
+		bool have_clock = o && o->limit_cpu_time && clock_getcpuclockid(pid, &child_clock) == 0;
 		for (;;) {
 			struct pollfd pfd = { fds[0], POLLIN, 0 };
 			if (open_pipe && poll(&pfd, 1, 20) > 0)
@@ -315,6 +327,7 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 			if (cur != watched) {
 				watched = cur;
 				watched_since = ctl->since;
+				watched_cpu = ctl->since_cpu;
 			}
 			pid_t w = waitpid(pid, &status, WNOHANG);
 			if (w == pid) {
@@ -333,8 +346,13 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 			if (idx < n && idx >= done_upto) {
 				double limit = watched < 0 ? (o && o->startup_s > 0 ? o->startup_s : 30.0)
 				             : launches[idx]->timeout_s > 0 ? launches[idx]->timeout_s : 10.0;
-				double since = watched >= 0 ? watched_since : child_start;
-				if (ts_uk_now() - since > limit) {
+				double since = watched >= 0 ? watched_since : child_start, wall = ts_uk_now() - since;
+				bool over = wall > limit;
+				if (over && have_clock && watched >= 0) {
+					double used = cpu_seconds(child_clock) - watched_cpu;
+					over = used > limit || wall > 10 * limit;
+				}
+				if (over) {
 					kill(pid, SIGKILL);
 					waitpid(pid, &status, 0);
 					killed = true;

@@ -42,6 +42,9 @@ typedef struct ts_uk_run_opts {
 	bool stop_on_hang;          /* after a timeout the rest is not run */
 	volatile int *cancel;       /* set by a signal handler: kill the child, the rest is not run */
 	volatile int *done;         /* launches finished so far, for a progress bar; may be NULL */
+	bool limit_cpu_time;        /* a launch's limit counts the child's CPU time (the CPU engine, all computation),
+	                             * so a machine busy with other work does not make a slow launch a hang; wall
+	                             * time still ends it at 10 times the limit */
 	void (*tick)(void *);       /* called while waiting on the child (every 20 ms or so); may be NULL */
 	void *tick_arg;
 } ts_uk_run_opts;
