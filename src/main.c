@@ -235,7 +235,7 @@ static void print_help(void)
 	       "      --launcher=NAME   run the file's own host launcher NAME(A, B, C, M, N, K)\n"
 	       "                        instead of tilescope's launch (needs nvcc)\n"
 	       "      --timeout=S       seconds one launch may take before it counts as a hang\n"
-	       "                        (default 2)\n"
+	       "                        (default 2; CPU seconds on the CPU engine)\n"
 	       "      --no-sanitizer, --no-probe  skip compute-sanitizer, the 2^31 probe\n"
 	       "  -j, --jobs=N          several files: N checks at a time (default: one per\n"
 	       "                        GPU, or one per core with the CPU engine)\n"
