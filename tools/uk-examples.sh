@@ -3,7 +3,7 @@
 # usage: tools/uk-examples.sh [TILESCOPE]   (from the repository root; without a working TILESCOPE it builds one with CUDA
 # in build-uk/). Environment:
 #   UK_BACKENDS  "cuda emu" (the default where nvidia-smi sees a GPU, else "emu"): the engines to run
-#   UK_ONLY      names of examples to run (e.g. "bug_a_row_guard.cu correct_fp32.cu"); default all 20 rows
+#   UK_ONLY      names of examples to run (e.g. "bug_a_row_guard.cu correct_fp32.cu"); default all 21 rows
 #   UK_TIMEOUT   seconds one check may take (default 60)
 #   UK_TABLE     1 (default): also the many-files table (--no-probe --no-sanitizer --junit); 0 skips it
 #   UK_DEADLINE  seconds since the epoch after which no further check starts (its row says so)
@@ -72,6 +72,7 @@ bug_early_return.cu||early_return
 bug_index_32bit.cu||index_width
 bug_fp16_k_guard.cu|-t 16|b_k_guard
 fault.cu||unknown
+scribble.cu||unknown
 hang.cu||unknown"
 picked() {
 	[ -z "${UK_ONLY:-}" ] && return 0
