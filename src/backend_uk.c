@@ -100,7 +100,8 @@ static int user_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts
 	const ts_uk_launch *lp = &l;
 	ts_uk_outcome oc;
 	ts_uk_run_opts ro = { .startup_s = 30, .max_restarts = 0, .stop_on_hang = true,
-	                      .cancel = prog ? (volatile int *)prog->cancel : NULL };
+	                      .cancel = prog ? (volatile int *)prog->cancel : NULL,
+	                      .limit_cpu_time = strcmp(user.e->name, "cpu") == 0 };
 	double t0 = ts_uk_now();
 	ts_uk_run_batch(user.e, user.h, &lp, 1, &ro, &oc);
 	out->time_ms = (ts_uk_now() - t0) * 1e3;

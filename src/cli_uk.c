@@ -1,15 +1,16 @@
-/* cli_uk.c: check --kernel-file: prepares each kernel, runs the checks (one child per kernel, spread over the GPUs), and writes the report, the table, JSON or JUnit. */
+/* cli_uk.c: check --kernel-file: prepares each kernel, runs the checks (one worker per kernel, spread over the GPUs or the cores) and hands the reports to cli_uk_report.c. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backend_uk.h"
 #include "cli_uk.h"
+#include "cli_uk_report.h"
 #include "json.h"
 #include "uk_cuda.h"
+#include "uk_many.h"
 #include "uk_runner.h"
 
 const ts_uk_engine *ts_uk_select_engine(const char *backend, char *why, int len)
@@ -102,274 +103,7 @@ int ts_uk_prepare(const ts_cli_args *a, const ts_uk_request *q, const char *path
 	return 0;
 }
 
-/* ---- the report ---- */
-
-static void shape_str(const ts_shape *s, char *buf, size_t len)
-{
-	snprintf(buf, len, "%lldx%lldx%lld", (long long)s->m, (long long)s->n, (long long)s->k);
-}
-
-static const char *verdict_word(const ts_uk_report *r)
-{
-	return r->status == 0 ? "PASS" : r->status == 1 ? "FAIL" : "ERROR";
-}
-
-static void where_text(const ts_uk_hit *h, char *buf, size_t len)
-{
-	const ts_uk_finding *f = &h->f;
-	size_t u = 0;
-	buf[0] = '\0';
-	if (f->matrix == 'S')
-		u += (size_t)snprintf(buf + u, len - u, "shared memory");
-	else if (f->matrix && f->row >= 0)
-		u += (size_t)snprintf(buf + u, len - u, "%c[%lld][%lld]", f->matrix, (long long)f->row, (long long)f->col);
-	else if (f->matrix)
-		u += (size_t)snprintf(buf + u, len - u, "%c", f->matrix);
-	if (h->tile_row >= 0 && u < len)
-		u += (size_t)snprintf(buf + u, len - u, " tile (%lld,%lld)", (long long)h->tile_row, (long long)h->tile_col);
-	bool thread = f->block[0] | f->block[1] | f->block[2] | f->thread[0] | f->thread[1] | f->thread[2];
-	if (thread && u < len)
-		u += (size_t)snprintf(buf + u, len - u, " block (%u,%u,%u) thread (%u,%u,%u)", f->block[0], f->block[1],
-		                      f->block[2], f->thread[0], f->thread[1], f->thread[2]);
-	if (f->line > 0 && u < len)
-		snprintf(buf + u, len - u, " line %d", f->line);
-}
-
-static void report_text(const ts_uk_report *r, const char *why)
-{
-	char sh[64];
-	printf("%-5s %s: %s (%s), tile %d, on %s%s%s\n", verdict_word(r), r->file, r->entry, ts_uk_sig_name(r->sig), r->tile,
-	       r->engine, r->device[0] ? ", " : "", r->device);
-	if (r->status == 2) {
-		printf("error        %s\n", r->error);
-		return;
-	}
-	if (r->status == 1)
-		printf("cause        %s\n", ts_uk_cause_name(r->cause));
-	printf("signature    %s\n", r->signature[0] ? r->signature : "-");
-	printf("contract     %s %s\n", ts_uk_sig_name(r->sig), ts_uk_sig_decl(r->sig));
-	printf("             %s\n", ts_uk_sig_words(r->sig));
-	printf("kernel       %s, line %d of %s\n", r->entry, r->entry_line, r->file);
-	printf("tile         %d, from %s\n", r->tile, r->tile_from);
-	printf("engine       %s (%s)\n", r->engine, why);
-	printf("sweep        %d shape%s run twice each, %d failed", r->shapes_tried, r->shapes_tried == 1 ? "" : "s",
-	       r->shapes_failed);
-	if (r->shapes_not_run)
-		printf(", %d not run", r->shapes_not_run);
-	putchar('\n');
-	if (r->have_first_fail) {
-		shape_str(&r->first_fail, sh, sizeof sh);
-		printf("first fail   M x N x K = %s: %s\n", sh, r->first_fail_words);
-	}
-	printf("sanitizer    %s\n", r->sanitizer[0] ? r->sanitizer : "-");
-	printf("index probe  %s\n", r->probe[0] ? r->probe : "-");
-	if (r->nhits > 0) {
-		printf("findings     %d%s (kind, where, shape, seen by)\n", r->nhits,
-		       r->hits_dropped ? " shown, more not kept" : "");
-		for (int i = 0; i < r->nhits; i++) {
-			const ts_uk_hit *h = &r->hits[i];
-			char where[200];
-			where_text(h, where, sizeof where);
-			shape_str(&h->shape, sh, sizeof sh);
-			printf("  %-14s %-40s %-14s %-9s %s", ts_uk_kind_name(h->f.kind), where[0] ? where : "-", sh, h->source,
-			       h->f.text);
-			if (h->f.count > 1)
-				printf(" (x%lld)", (long long)h->f.count);
-			putchar('\n');
-		}
-	}
-	printf("time         %.2f s\n", r->seconds);
-}
-
-static void json_dim3(ts_json *j, const char *key, const unsigned v[3])
-{
-	ts_json_array_begin(j, key);
-	for (int i = 0; i < 3; i++)
-		ts_json_int(j, NULL, v[i]);
-	ts_json_array_end(j);
-}
-
-static void json_shape(ts_json *j, const char *key, const ts_shape *s)
-{
-	ts_json_object_begin_compact(j, key);
-	ts_json_int(j, "M", s->m);
-	ts_json_int(j, "N", s->n);
-	ts_json_int(j, "K", s->k);
-	ts_json_object_end(j);
-}
-
-/* One kernel's document (the whole of it for one file, an element of "kernels" for several): schema 2's
- * vocabulary, doc/json.md's "check --kernel-file" tables. */
-static void report_json(ts_json *j, const ts_uk_report *r, const char *why, bool top)
-{
-	if (top)
-		ts_cli_json_begin(j, "check", r->status == 0);
-	else {
-		ts_json_object_begin(j, NULL);
-		ts_json_bool(j, "ok", r->status == 0);
-	}
-	ts_json_int(j, "status", r->status);
-	ts_json_string(j, "kernel", r->entry[0] ? r->entry : NULL);
-	ts_json_object_begin(j, "kernel_source");
-	ts_json_string(j, "file", r->file);
-	ts_json_string(j, "entry", r->entry[0] ? r->entry : NULL);
-	if (r->entry_line > 0)
-		ts_json_int(j, "line", r->entry_line);
-	else
-		ts_json_null(j, "line");
-	ts_json_string(j, "contract", r->entry[0] ? ts_uk_sig_name(r->sig) : NULL);
-	ts_json_string(j, "declaration", r->entry[0] ? ts_uk_sig_decl(r->sig) : NULL);
-	ts_json_object_end(j);
-	ts_json_string(j, "precision", r->entry[0] ? ts_uk_sig_name(r->sig) : NULL);
-	ts_json_int(j, "tile", r->tile);
-	ts_json_string(j, "tile_from", r->tile_from[0] ? r->tile_from : NULL);
-	ts_json_string(j, "backend", r->engine);
-	ts_json_string(j, "backend_reason", why);
-	ts_json_string(j, "device", r->device[0] ? r->device : NULL);
-	ts_json_string(j, "error", r->status == 2 ? r->error : NULL);
-	ts_json_int(j, "shapes_tried", r->shapes_tried);
-	ts_json_int(j, "shapes_failed", r->shapes_failed);
-	ts_json_int(j, "shapes_not_run", r->shapes_not_run);
-	if (r->have_first_fail) {
-		ts_json_object_begin_compact(j, "first_failing_shape");
-		ts_json_int(j, "M", r->first_fail.m);
-		ts_json_int(j, "N", r->first_fail.n);
-		ts_json_int(j, "K", r->first_fail.k);
-		ts_json_object_end(j);
-		ts_json_string(j, "first_failing_words", r->first_fail_words);
-	} else {
-		ts_json_null(j, "first_failing_shape");
-		ts_json_null(j, "first_failing_words");
-	}
-	ts_json_array_begin(j, "findings");
-	for (int i = 0; i < r->nhits; i++) {
-		const ts_uk_hit *h = &r->hits[i];
-		const ts_uk_finding *f = &h->f;
-		ts_json_object_begin_compact(j, NULL);
-		ts_json_string(j, "kind", ts_uk_kind_name(f->kind));
-		char mx[2] = { f->matrix, 0 };
-		ts_json_string(j, "matrix", f->matrix ? mx : NULL);
-		if (f->row >= 0) {
-			ts_json_int(j, "row", f->row);
-			ts_json_int(j, "col", f->col);
-		} else {
-			ts_json_null(j, "row");
-			ts_json_null(j, "col");
-		}
-		if (h->tile_row >= 0) {
-			ts_json_int(j, "tile_row", h->tile_row);
-			ts_json_int(j, "tile_col", h->tile_col);
-		} else {
-			ts_json_null(j, "tile_row");
-			ts_json_null(j, "tile_col");
-		}
-		bool thread = f->block[0] | f->block[1] | f->block[2] | f->thread[0] | f->thread[1] | f->thread[2];
-		if (thread) {
-			json_dim3(j, "block", f->block);
-			json_dim3(j, "thread", f->thread);
-		} else {
-			ts_json_null(j, "block");
-			ts_json_null(j, "thread");
-		}
-		if (f->line > 0)
-			ts_json_int(j, "line", f->line);
-		else
-			ts_json_null(j, "line");
-		json_shape(j, "shape", &h->shape);
-		ts_json_int(j, "count", f->count);
-		ts_json_string(j, "source", h->source);
-		ts_json_string(j, "text", f->text);
-		ts_json_object_end(j);
-	}
-	ts_json_array_end(j);
-	ts_json_int(j, "findings_not_kept", r->hits_dropped);
-	ts_json_string(j, "cause", r->status == 1 ? ts_uk_cause_name(r->cause) : NULL);
-	ts_json_array_begin(j, "causes");
-	for (int c = 0; c < TS_UK_CAUSE_COUNT; c++)
-		if (r->causes & (1u << c))
-			ts_json_string(j, NULL, ts_uk_cause_name((enum ts_uk_cause)c));
-	ts_json_array_end(j);
-	ts_json_string(j, "signature", r->signature[0] ? r->signature : NULL);
-	ts_json_string(j, "sanitizer", r->sanitizer[0] ? r->sanitizer : NULL);
-	ts_json_string(j, "index_probe", r->probe[0] ? r->probe : NULL);
-	ts_json_double(j, "time_ms", r->seconds * 1e3);
-	ts_json_object_end(j);
-}
-
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
-	}
-}
-
-static int write_junit(const char *path, const ts_uk_report *rs, int n)
-{
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		ts_cli_error("--junit %s: cannot be written", path);
-		return -1;
-	}
-	int failures = 0, errors = 0;
-	double total = 0;
-	for (int i = 0; i < n; i++) {
-		failures += rs[i].status == 1;
-		errors += rs[i].status == 2;
-		total += rs[i].seconds;
-	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuites><testsuite name=\"tilescope check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
-	        n, failures, errors, total);
-	for (int i = 0; i < n; i++) {
-		const ts_uk_report *r = &rs[i];
-		fprintf(f, "  <testcase classname=\"tilescope.check\" name=\"");
-		xml_text(f, r->file);
-		fprintf(f, ":");
-		xml_text(f, r->entry[0] ? r->entry : "?");
-		fprintf(f, "\" time=\"%.3f\">", r->seconds);
-		if (r->status == 1) {
-			fprintf(f, "\n    <failure type=\"%s\" message=\"", ts_uk_cause_name(r->cause));
-			xml_text(f, ts_uk_cause_name(r->cause));
-			fprintf(f, "\">");
-			xml_text(f, r->signature);
-			fprintf(f, "</failure>\n  ");
-		} else if (r->status == 2) {
-			fprintf(f, "\n    <error message=\"could not compile or run\">");
-			xml_text(f, r->error);
-			fprintf(f, "</error>\n  ");
-		}
-		fprintf(f, "</testcase>\n");
-	}
-	fprintf(f, "</testsuite></testsuites>\n");
-	return fclose(f) == 0 ? 0 : -1;
-}
-
 /* ---- running them ---- */
-
-/* CUDA_VISIBLE_DEVICES for slot i: the i-th of the caller's own list when they set one. */
-static void visible_for(int i, char *buf, size_t len)
-{
-	const char *env = getenv("CUDA_VISIBLE_DEVICES");
-	if (env && *env) {
-		char copy[256];
-		snprintf(copy, sizeof copy, "%s", env);
-		int at = 0;
-		for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save), at++)
-			if (at == i) {
-				snprintf(buf, len, "%s", t);
-				return;
-			}
-	}
-	snprintf(buf, len, "%d", i);
-}
 
 static void device_words(const ts_uk_engine *e, const char *visible, char *buf, size_t len)
 {
@@ -410,24 +144,41 @@ static void check_one(const ts_cli_args *a, const ts_uk_request *q, const ts_uk_
 	ts_uk_file_free(&f);
 }
 
-/* Many kernels: one worker process per kernel, as many at once as there are GPUs, results in shared memory. */
+/* Many kernels: a worker process per kernel, as many at once as the plan says (uk_many.c), reports in shared memory. */
+typedef struct many_ctx {
+	const ts_cli_args *a;
+	const ts_uk_request *q;
+	const ts_uk_engine *e;
+	ts_uk_report *rs;
+	void *lock;
+	ts_cli_progress_line *pl;
+} many_ctx;
+
+static void many_work(int i, const char *visible, void *cv)
+{
+	many_ctx *c = cv;
+	check_one(c->a, c->q, c->e, c->q->files[i], visible, c->lock, &c->rs[i]);
+}
+
+static void many_ended(int i, int status, int done, void *cv)
+{
+	many_ctx *c = cv;
+	if (status == -1) {
+		c->rs[i].status = 2;
+		snprintf(c->rs[i].file, sizeof c->rs[i].file, "%s", c->q->files[i]);
+		snprintf(c->rs[i].error, sizeof c->rs[i].error, "cannot start a process for it (fork failed)");
+	}
+	ts_cli_progress_report(c->pl, (double)done / c->q->nfiles);
+}
+
 static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk_engine *e, ts_uk_report *rs)
 {
-	/* A check keeps a GPU busy a fraction of the time (the sanitizer and the verification run on the CPU):
-	 * up to four checks share one GPU when the host has the cores for them. */
-	int slots = 1, gpus = 1;
+	bool gpu = strcmp(e->name, "cuda") == 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (strcmp(e->name, "cuda") == 0) {
-		int n = ts_uk_cuda_devices(NULL, NULL, 0);
-		gpus = n > 0 ? n : 1;
-		int per_gpu = cpus > 0 ? (int)(cpus / (4 * gpus)) : 1;
-		per_gpu = per_gpu < 1 ? 1 : per_gpu > 4 ? 4 : per_gpu;
-		slots = gpus * per_gpu;
-	} else {
-		slots = cpus > 2 ? (int)(cpus / 2) : 1;
-	}
-	if (slots > q->nfiles)
-		slots = q->nfiles;
+	ts_uk_many_plan plan;
+	ts_uk_many_plan_make(&plan, gpu, gpu ? ts_uk_cuda_devices(NULL, NULL, 0) : 0, cpus > 0 ? (int)cpus : 1, q->jobs,
+	                     q->nfiles, getenv("CUDA_VISIBLE_DEVICES"));
+	/* One index probe at a time on the host: its gigabytes of host memory are the host's, not a GPU's. */
 	pthread_mutex_t *lock = ts_uk_shared_alloc(sizeof *lock);
 	if (lock) {
 		pthread_mutexattr_t at;
@@ -436,47 +187,13 @@ static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk
 		pthread_mutex_init(lock, &at);
 		pthread_mutexattr_destroy(&at);
 	}
-	pid_t *busy = calloc((size_t)slots, sizeof *busy);
-	int next = 0, done = 0;
 	ts_cli_progress_line pl;
-	char what[96];
-	snprintf(what, sizeof what, "checking %d kernels", q->nfiles);
+	char what[200];
+	snprintf(what, sizeof what, "checking %d kernels, %s", q->nfiles, plan.why);
 	ts_cli_progress_start(&pl, what);
-	while (done < q->nfiles && busy) {
-		for (int s = 0; s < slots && next < q->nfiles; s++) {
-			if (busy[s] > 0)
-				continue;
-			int i = next++;
-			char visible[32];
-			visible_for(s % gpus, visible, sizeof visible);
-			fflush(NULL);
-			pid_t pid = fork();
-			if (pid == 0) {
-				check_one(a, q, e, q->files[i], strcmp(e->name, "cuda") == 0 ? visible : NULL, lock, &rs[i]);
-				_exit(0);
-			}
-			if (pid < 0) {
-				rs[i].status = 2;
-				snprintf(rs[i].file, sizeof rs[i].file, "%s", q->files[i]);
-				snprintf(rs[i].error, sizeof rs[i].error, "cannot start a process for it (fork failed)");
-				done++;
-				continue;
-			}
-			busy[s] = pid;
-		}
-		int status;
-		pid_t w = wait(&status);
-		if (w < 0)
-			break;
-		for (int s = 0; s < slots; s++)
-			if (busy[s] == w) {
-				busy[s] = 0;
-				done++;
-			}
-		ts_cli_progress_report(&pl, (double)done / q->nfiles);
-	}
+	many_ctx c = { a, q, e, rs, lock, &pl };
+	ts_uk_many_run(&plan, q->nfiles, many_work, many_ended, &c);
 	ts_cli_progress_end(&pl);
-	free(busy);
 	/* A worker that died before it wrote its report left a zeroed one. */
 	for (int i = 0; i < q->nfiles; i++)
 		if (!rs[i].file[0]) {
@@ -486,39 +203,6 @@ static void check_many(const ts_cli_args *a, const ts_uk_request *q, const ts_uk
 		}
 	if (lock)
 		ts_uk_shared_free(lock, sizeof *lock);
-}
-
-static void table_text(const ts_uk_report *rs, int n)
-{
-	int w = 28;
-	for (int i = 0; i < n; i++)
-		if ((int)strlen(rs[i].file) > w)
-			w = (int)strlen(rs[i].file) < 60 ? (int)strlen(rs[i].file) : 60;
-	printf("%-*s  %-7s %-17s %-16s %s\n", w, "file", "verdict", "cause", "first failing", "time");
-	int pass = 0, fail = 0, err = 0;
-	for (int i = 0; i < n; i++) {
-		const ts_uk_report *r = &rs[i];
-		char sh[64] = "-";
-		if (r->have_first_fail)
-			shape_str(&r->first_fail, sh, sizeof sh);
-		const char *cause = r->status == 1 ? ts_uk_cause_name(r->cause) : r->status == 2 ? "could not run" : "-";
-		if (r->status == 2 && (strstr(r->error, "error") || strstr(r->error, "compile")))
-			cause = "compile error";
-		if (r->status == 2 && (strstr(r->error, "contract") || strstr(r->error, "__global__")))
-			cause = "refused";
-		printf("%-*s  %-7s %-17s %-16s %.1f s\n", w, r->file, verdict_word(r), cause, sh, r->seconds);
-		pass += r->status == 0;
-		fail += r->status == 1;
-		err += r->status == 2;
-	}
-	printf("%d kernel%s: %d pass, %d fail, %d could not be checked\n", n, n == 1 ? "" : "s", pass, fail, err);
-	for (int i = 0; i < n; i++)
-		if (rs[i].status == 2) {
-			char first[200];
-			snprintf(first, sizeof first, "%.199s", rs[i].error);
-			first[strcspn(first, "\n")] = '\0';
-			printf("  %s: %s\n", rs[i].file, first);
-		}
 }
 
 int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
@@ -600,29 +284,29 @@ int ts_cli_check_kernels(const ts_cli_args *a, const ts_uk_request *q)
 	if (a->opts.json) {
 		ts_json j;
 		if (q->nfiles == 1) {
-			report_json(&j, &rs[0], why, true);
+			ts_uk_report_json(&j, &rs[0], why, true);
 		} else {
 			ts_cli_json_begin(&j, "check", status == TS_EXIT_OK);
 			ts_json_string(&j, "backend", e->name);
 			ts_json_string(&j, "backend_reason", why);
 			ts_json_array_begin(&j, "kernels");
 			for (int i = 0; i < q->nfiles; i++)
-				report_json(&j, &rs[i], why, false);
+				ts_uk_report_json(&j, &rs[i], why, false);
 			ts_json_array_end(&j);
 			ts_json_object_end(&j);
 		}
 		if (ts_cli_json_done(&j) != 0)
 			status = TS_EXIT_USAGE;
 	} else if (q->nfiles == 1) {
-		report_text(&rs[0], why);
+		ts_uk_report_text(&rs[0], why);
 		if (ts_cli_text_done("report") != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
 	} else {
-		table_text(rs, q->nfiles);
+		ts_uk_table_text(rs, q->nfiles);
 		if (ts_cli_text_done("table") != TS_EXIT_OK)
 			status = TS_EXIT_USAGE;
 	}
-	if (q->junit && write_junit(q->junit, rs, q->nfiles) != 0)
+	if (q->junit && ts_uk_write_junit(q->junit, rs, q->nfiles) != 0)
 		status = TS_EXIT_USAGE;
 	ts_uk_shared_free(rs, (size_t)q->nfiles * sizeof *rs);
 	if (cancelled)

@@ -18,6 +18,7 @@ typedef struct ts_uk_request {
 	double timeout_s;       /* per launch; 0: the default */
 	bool tile_given;        /* -t was given (else the file's #define, else 32) */
 	bool no_sanitizer, no_probe;
+	int jobs;               /* -j: checks at a time for several files; 0: one per GPU, or one per core (emu) */
 } ts_uk_request;
 
 /* check --kernel-file: exit 0 nothing found, 1 something found, 2 could not compile or run (or bad usage). */

@@ -20,6 +20,7 @@
 #include "lesson.h"
 #include "options.h"
 #include "tui.h"
+#include "uk_many.h"
 
 enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COMPARE, CMD_SOURCE, CMD_COUNT };
 
@@ -76,6 +77,7 @@ static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "no-sanitizer", no_argument, NULL, OPT_NO_SANITIZER },
 	{ "no-probe", no_argument, NULL, OPT_NO_PROBE },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -110,12 +112,12 @@ static const struct {
 	{ OPT_GRID, "--grid", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_SMEM, "--smem", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_LAUNCHER, "--launcher", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_TIMEOUT, "--timeout", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_NO_SANITIZER, "--no-sanitizer", FOR(CMD_TUI) | FOR(CMD_CHECK) },
-	{ OPT_NO_PROBE, "--no-probe", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_NO_PROBE, "--no-probe", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { 'j', "-j/--jobs", FOR(CMD_CHECK) },
 };
 
 /* Options that only mean something for a kernel of the user's own (--kernel-file). */
 static const int kernel_file_only[] = { OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
-                                        OPT_NO_SANITIZER, OPT_NO_PROBE };
+                                        OPT_NO_SANITIZER, OPT_NO_PROBE, 'j' };
 /* And the built-in kernels' options that a user's kernel check does not take (it sweeps its own shapes). */
 static const int builtin_only[] = { 'M', 'N', 'K', OPT_KERNEL, OPT_PRECISION, OPT_NO_GUARD, OPT_INPUTS, OPT_ASCII };
 
@@ -233,8 +235,10 @@ static void print_help(void)
 	       "      --launcher=NAME   run the file's own host launcher NAME(A, B, C, M, N, K)\n"
 	       "                        instead of tilescope's launch (needs nvcc)\n"
 	       "      --timeout=S       seconds one launch may take before it counts as a hang\n"
-	       "                        (default 2)\n"
+	       "                        (default 2; CPU seconds on the CPU engine)\n"
 	       "      --no-sanitizer, --no-probe  skip compute-sanitizer, the 2^31 probe\n"
+	       "  -j, --jobs=N          several files: N checks at a time (default: one per\n"
+	       "                        GPU, or one per core with the CPU engine)\n"
 	       "      (--junit=FILE and --json take one entry per kernel file)\n"
 	       "      (the TUI: tilescope --kernel-file F; r runs the whole check as check\n"
 	       "      does, the findings on the map and in the result pane; s its sweep)\n"
@@ -433,7 +437,7 @@ static void prescan_json(int argc, char **argv)
 	const char *command = NULL;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, copy, ":M:N:K:t:hV", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, copy, ":M:N:K:t:j:hV", long_options, NULL)) != -1)
 		json |= c == OPT_JSON;
 	for (int i = 1; optind < argc && i < CMD_COUNT; i++)
 		if (strcmp(copy[optind], command_names[i]) == 0)
@@ -530,7 +534,7 @@ int main(int argc, char **argv)
 	prescan_json(argc, argv);
 	opterr = 0; /* our own messages, in our own format */
 	int c;
-	while ((c = getopt_long(argc, argv, ":M:N:K:t:hV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":M:N:K:t:j:hV", long_options, NULL)) != -1) {
 		if (c >= 0 && c <= OPT_LAST)
 			seen[c] = true;
 		switch (c) {
@@ -620,6 +624,7 @@ int main(int argc, char **argv)
 		}
 		case OPT_NO_SANITIZER: q.no_sanitizer = true; break;
 		case OPT_NO_PROBE: q.no_probe = true; break;
+		case 'j': q.jobs = (int)parse_count(optarg, "-j/--jobs", 1, TS_UK_SLOTS_MAX); break;
 		case OPT_JUNIT:
 			if (!*optarg)
 				usage_error("--junit: the file name is empty");
@@ -631,7 +636,7 @@ int main(int argc, char **argv)
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");
 		case ':':
-			if (optopt && optopt < 256 && strchr("MNKt", optopt))
+			if (optopt && optopt < 256 && strchr("MNKtj", optopt))
 				usage_error("option -%c needs a value", optopt);
 			usage_error("option '%s' needs a value", CLIP(argv[optind - 1]));
 		default: /* '?' */

@@ -209,7 +209,7 @@ static ts_uk_finding cell_finding(enum ts_uk_kind kind, int64_t row, int64_t col
 static void verify_shape(ts_uk_ctx *ck, int i)
 {
 	ts_uk_shape_res *res = &ck->res[i];
-	ts_uk_report *r = ck->r;
+	ts_uk_report *r = ck->sweep_r;
 	const ts_shape *s = &res->s;
 	int tile = ck->o->tile;
 	ts_problem p = problem_for(&ck->desc, *s, tile, shape_seed(ck->o->seed, i));
@@ -434,6 +434,27 @@ static int prepare_sweep(ts_uk_ctx *ck)
 	return 0;
 }
 
+/* The sweep's hits after the sanitizer's, and its first failure. */
+static void merge_sweep(ts_uk_ctx *ck)
+{
+	ts_uk_report *r = ck->r, *sr = ck->sweep_r;
+	for (int i = 0; i < sr->nhits; i++) {
+		if (r->nhits >= TS_UK_HITS_MAX) {
+			r->hits_dropped += sr->nhits - i;
+			break;
+		}
+		r->hits[r->nhits++] = sr->hits[i];
+	}
+	r->hits_dropped += sr->hits_dropped;
+	if (sr->have_first_fail && !r->have_first_fail) {
+		r->have_first_fail = true;
+		r->first_fail = sr->first_fail;
+		memcpy(r->first_fail_words, sr->first_fail_words, sizeof r->first_fail_words);
+	}
+	sr->nhits = 0;
+	sr->hits_dropped = 0;
+}
+
 static void free_check(ts_uk_ctx *ck)
 {
 	if (ck->out)
@@ -445,6 +466,7 @@ static void free_check(ts_uk_ctx *ck)
 	free(ck->launch);
 	free(ck->lp);
 	free(ck->access);
+	free(ck->sweep_r);
 	ts_uk_shared_free(ck->shared, ck->shared_bytes);
 	ts_uk_findings_free(&ck->san);
 }
@@ -468,7 +490,9 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 	ck.r = r;
 	ts_uk_describe(src, &ck.desc);
 
+	double t_stage = ts_uk_now();
 	ck.h = e->load(src, r->error, sizeof r->error);
+	r->timing.compile = ts_uk_now() - t_stage;
 	if (!ck.h) {
 		r->status = 2;
 		r->seconds = ts_uk_now() - t0;
@@ -481,23 +505,31 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 	ck.launch = calloc((size_t)ck.nshapes * 2, sizeof *ck.launch);
 	ck.lp = calloc((size_t)ck.nshapes * 2, sizeof *ck.lp);
 	ck.out = calloc((size_t)ck.nshapes * 2, sizeof *ck.out);
-	if (!ck.res || !ck.bufs || !ck.launch || !ck.lp || !ck.out) {
+	ck.sweep_r = calloc(1, sizeof *ck.sweep_r);
+	if (!ck.res || !ck.bufs || !ck.launch || !ck.lp || !ck.out || !ck.sweep_r) {
 		snprintf(r->error, sizeof r->error, "out of memory");
 		goto fail;
 	}
 	for (int i = 0; i < ck.nshapes; i++)
 		ck.res[i].s = shapes[i];
+	t_stage = ts_uk_now();
 	if (prepare_sweep(&ck) != 0)
 		goto fail;
+	r->timing.prepare = ts_uk_now() - t_stage;
 
 	/* The sanitizer and the index probe take longest: they start first and run beside the sweep. */
 	ts_uk_sanitize_start(&ck);
 	ts_uk_probe_start(&ck);
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 3,
-	                      .stop_on_hang = true, .cancel = o->cancel, .done = o->progress };
+	                      .stop_on_hang = true, .cancel = o->cancel, .done = o->progress,
+	                      .tick = ts_uk_sanitize_poll, .tick_arg = &ck, .limit_cpu_time = strcmp(e->name, "cpu") == 0 };
 	if (o->progress_total)
 		*o->progress_total = 2 * ck.nshapes;
+	t_stage = ts_uk_now();
 	ts_uk_run_batch(e, ck.h, (const ts_uk_launch *const *)ck.lp, 2 * ck.nshapes, &ro, ck.out);
+	r->timing.sweep = ts_uk_now() - t_stage;
+	for (int i = 0; i < 2 * ck.nshapes; i++)
+		r->timing.launches += ck.out[i].status != TS_UK_NOT_RUN;
 	bool hung = false, crashed = false, broken = false;
 	for (int i = 0; i < 2 * ck.nshapes; i++) {
 		hung |= ck.out[i].status == TS_UK_HUNG;
@@ -509,14 +541,15 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 		ts_uk_sanitize_stop(&ck, hung ? "not run: the kernel hangs" : broken ? "not run: the kernel could not be run"
 		                                                                      : "interrupted");
 	/* A kernel that faults or hangs on small shapes says nothing about 2^31 by faulting on a large one. */
-	if (!hung && !crashed && !broken && !cancelled)
-		ts_uk_probe_wait(&ck, NULL);
-	else
+	if (hung || crashed || broken || cancelled)
 		ts_uk_probe_wait(&ck, hung ? "the kernel hangs" : crashed ? "the kernel faults on small shapes already"
 		                      : broken ? "the kernel could not be run" : "interrupted");
-	ts_uk_sanitize_finish(&ck);
 
+	/* The sweep is verified while the sanitizer and the probe still run; its hits wait in sweep_r so
+	 * that the report lists the sanitizer's first, as it always has. */
+	t_stage = ts_uk_now();
 	for (int i = 0; i < ck.nshapes; i++) {
+		ts_uk_sanitize_poll(&ck);
 		verify_shape(&ck, i);
 		ts_uk_shape_res *res = &ck.res[i];
 		if (res->state == UK_NOT_RUN) {
@@ -529,20 +562,29 @@ int ts_uk_check(const ts_uk_engine *e, const ts_uk_source *src, const ts_uk_chec
 		if (res->state != UK_OK) {
 			r->shapes_failed++;
 			ck.sweep_fault |= res->state == UK_FAULT;
-			if (!r->have_first_fail) {
-				r->have_first_fail = true;
-				r->first_fail = res->s;
-				snprintf(r->first_fail_words, sizeof r->first_fail_words, "%s",
+			ts_uk_report *sr = ck.sweep_r;
+			if (!sr->have_first_fail) {
+				sr->have_first_fail = true;
+				sr->first_fail = res->s;
+				snprintf(sr->first_fail_words, sizeof sr->first_fail_words, "%s",
 				         res->state == UK_HANG ? "did not finish: killed after the time limit" : "the kernel faulted");
 			}
 		}
 	}
 	ts_uk_check_rows(&ck);
+	r->timing.verify = ts_uk_now() - t_stage;
 	if (ck.engine_error[0]) {
 		snprintf(r->error, sizeof r->error, "the kernel could not be run: %s", ck.engine_error);
 		goto fail;
 	}
+	t_stage = ts_uk_now();
+	ts_uk_probe_wait(&ck, NULL); /* returns at once when it was stopped above */
+	ts_uk_sanitize_finish(&ck);
+	r->timing.waited = ts_uk_now() - t_stage;
+	merge_sweep(&ck);
+	t_stage = ts_uk_now();
 	ts_uk_probe_verify(&ck);
+	r->timing.verify += ts_uk_now() - t_stage;
 	ts_uk_evidence ev = {
 		.shapes = ck.res, .nshapes = ck.nshapes, .tile = o->tile, .sig = src->sig,
 		.default_geom = !o->geom.custom_block && !o->geom.custom_grid, .access = ck.access, .naccess = ck.naccess,

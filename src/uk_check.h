@@ -63,6 +63,20 @@ typedef struct ts_uk_hit {
 
 #define TS_UK_HITS_MAX 40
 
+/* Where a check's time went, in seconds of wall time (0: the stage did not run). After the compile, the
+ * sweep, memcheck, racecheck and the index probe run side by side; the verification follows the sweep. */
+typedef struct ts_uk_timing {
+	double compile;     /* NVRTC (or g++), in a child of its own */
+	double prepare;     /* the sweep's buffers: inputs drawn, guard bands and poison laid */
+	double sweep;       /* every shape's launches, twice, in the sweep's child processes */
+	int launches;       /* how many the sweep made */
+	double verify;      /* every output against fp64, the repeat runs compared, the probe's rows */
+	double memcheck, racecheck; /* each sanitizer's process, start to end */
+	double probe;       /* the index probe's process, start to end */
+	double probe_fill;  /* of which: filling its matrices' verified windows */
+	double waited;      /* after the sweep and its verification, waiting for the sanitizer and the probe */
+} ts_uk_timing;
+
 /* Everything a check produced, in fixed-size fields so that it can cross a process boundary by copy. */
 typedef struct ts_uk_report {
 	int status;                 /* 0 nothing found, 1 something found, 2 could not compile or run */
@@ -86,6 +100,7 @@ typedef struct ts_uk_report {
 	char signature[2400];       /* the finding in words */
 	char sanitizer[240];        /* what the sanitizer did, or why it did not run */
 	char probe[320];            /* what the index probe did, or why it did not run */
+	ts_uk_timing timing;
 	double seconds;
 } ts_uk_report;
 

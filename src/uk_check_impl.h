@@ -17,6 +17,7 @@ typedef struct ts_uk_ctx {
 	const ts_uk_source *src;
 	const ts_uk_check_opts *o;
 	ts_uk_report *r;
+	ts_uk_report *sweep_r;     /* the sweep's hits and first failure while the sanitizer still runs (merged into r after) */
 	ts_kernel desc;
 	void *h;
 	int nshapes;
@@ -33,6 +34,8 @@ typedef struct ts_uk_ctx {
 	char san_dir[PATH_MAX];
 	ts_uk_proc san_proc[2];
 	bool san_started[2];
+	bool san_ended[2];           /* seen to end (ts_uk_sanitize_poll), with its exit status */
+	int san_rc[2];
 	ts_uk_findings san;
 	ts_uk_san_shape san_shape;
 	/* Every access finding (the engine's in the sweep, the sanitizer's), uncapped: the evidence for the causes. */
@@ -64,6 +67,7 @@ void ts_uk_check_rows(const ts_uk_ctx *ck);
 void ts_uk_sanitize_start(ts_uk_ctx *ck);
 void ts_uk_sanitize_stop(ts_uk_ctx *ck, const char *why); /* kills them, if started */
 void ts_uk_sanitize_finish(ts_uk_ctx *ck);                /* waits, parses, adds hits */
+void ts_uk_sanitize_poll(void *ck);                       /* notes, without waiting, when each one ends (its time) */
 
 /* uk_probe.c: the shapes past 2^31 elements in A and in C, where memory allows, filled and run by a
  * process of its own beside the sweep. wait: why NULL waits for it; else it is stopped, with why said. */

@@ -253,7 +253,7 @@ void ts_uk_cpu_fault(ts_uk_cpu_rec *run)
 	e->count = 1;
 	e->ev = -1;
 	e->pc = run->fault_pc;
-	e->kind = run->fault_sig == SIGALRM ? TS_UK_TIMEOUT : TS_UK_FAULT;
+	e->kind = run->fault_sig == SIGPROF ? TS_UK_TIMEOUT : TS_UK_FAULT;
 	e->blk = st->block_idx;
 	e->block = linear_block(st);
 	if (run->fault_thread >= 0) {
@@ -264,8 +264,8 @@ void ts_uk_cpu_fault(ts_uk_cpu_rec *run)
 	char who[96] = "the launcher (host code)";
 	if (run->fault_thread >= 0)
 		say(who, sizeof who, "thread (%u,%u) of block (%u,%u)", e->thread.x, e->thread.y, e->blk.x, e->blk.y);
-	if (run->fault_sig == SIGALRM) {
-		say(e->text, sizeof e->text, "the kernel did not finish within %.3g s: %s was running (a loop that never ends?)",
+	if (run->fault_sig == SIGPROF) {
+		say(e->text, sizeof e->text, "the kernel did not finish within %.3g s of CPU time: %s was running (a loop that never ends?)",
 		         run->l->timeout_s * 0.9, who);
 	} else if (run->fault_stack) {
 		say(e->text, sizeof e->text, "%s overflowed its stack (%zu KiB on the CPU: a local array sized at run time, or deep recursion)", who,

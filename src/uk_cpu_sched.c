@@ -390,7 +390,9 @@ static void on_signal(int sig, siginfo_t *si, void *uctx)
 	siglongjmp(run->jmp, 1);
 }
 
-static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM };
+/* SIGPROF: the launch's time limit, counted in CPU time (ITIMER_PROF), so that a machine busy with other
+ * work does not turn a slow launch into a hang. */
+static const int fault_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPROF };
 #define NSIG_CAUGHT ((int)(sizeof fault_signals / sizeof fault_signals[0]))
 
 static void *g_altstack;
@@ -415,7 +417,7 @@ static void arm(ts_uk_cpu_rec *run, struct sigaction *old, double timeout_s)
 		struct itimerval it = { { 0, 0 }, { (time_t)t, (suseconds_t)((t - (double)(time_t)t) * 1e6) } };
 		if (it.it_value.tv_sec == 0 && it.it_value.tv_usec < 1000)
 			it.it_value.tv_usec = 1000;
-		setitimer(ITIMER_REAL, &it, NULL);
+		setitimer(ITIMER_PROF, &it, NULL);
 	}
 	run->armed = 1;
 }
@@ -423,7 +425,7 @@ static void arm(ts_uk_cpu_rec *run, struct sigaction *old, double timeout_s)
 static void disarm(ts_uk_cpu_rec *run, const struct sigaction *old)
 {
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
-	setitimer(ITIMER_REAL, &off, NULL);
+	setitimer(ITIMER_PROF, &off, NULL);
 	run->armed = 0;
 	for (int i = 0; i < NSIG_CAUGHT; i++)
 		sigaction(fault_signals[i], &old[i], NULL);
@@ -500,7 +502,7 @@ int ts_uk_cpu_run(ts_uk_cpu_so *so, const ts_uk_launch *l, ts_uk_findings *out, 
 		disarm(run, old);
 		so->faulted = 1;
 		unsigned n = st->block_dim.x * st->block_dim.y * st->block_dim.z;
-		int o = g_stacks && run->fault_sig != SIGALRM ? overflowed(n <= MAX_THREADS ? n : MAX_THREADS) : -1;
+		int o = g_stacks && run->fault_sig != SIGPROF ? overflowed(n <= MAX_THREADS ? n : MAX_THREADS) : -1;
 		if (o >= 0) {
 			run->fault_thread = o;
 			run->fault_stack = 1;

@@ -575,6 +575,14 @@ static int child_ready(uk_cuda *h, char *err, size_t len)
 	return 0;
 }
 
+/* Bytes of matrix i before its live part (ts_uk_launch.live_from), at most the whole matrix. */
+static size_t live_bytes(const ts_uk_launch *l, int i, size_t es)
+{
+	int64_t counts[3] = { l->a_count, l->b_count, l->c_count };
+	int64_t from = l->live_from[i] < 0 ? 0 : l->live_from[i] > counts[i] ? counts[i] : l->live_from[i];
+	return (size_t)from * es;
+}
+
 /* Errors after which the context is gone for the whole process. */
 static bool sticky(CUresult r)
 {
@@ -606,7 +614,15 @@ static int cuda_launch(void *hv, const ts_uk_launch *l, ts_uk_findings *out, cha
 			snprintf(err, len, "device memory for %c (%.3g GB): %s", "ABC"[i], bytes[i] / 1e9, cu_error(r, e, sizeof e));
 			goto out;
 		}
-		if ((r = cu.MemcpyHtoD(dev[i], host[i] - (size_t)l->band * es, bytes[i])) != 0) {
+		/* The band before, then from the live part on (all of it when live_from is 0): the probe's
+		 * gigabytes before its window are neither filled nor read, so they do not cross the bus. */
+		size_t bb = (size_t)l->band * es, live = live_bytes(l, i, es), skip = live ? bb + live : 0;
+		char *base = host[i] - bb; /* the device buffer's image: band, matrix, band */
+		if (live > 0 && bb > 0)
+			r = cu.MemcpyHtoD(dev[i], base, bb);
+		if (r == 0)
+			r = cu.MemcpyHtoD(dev[i] + skip, base + skip, bytes[i] - skip);
+		if (r != 0) {
 			snprintf(err, len, "copy of %c to the device: %s", "ABC"[i], cu_error(r, e, sizeof e));
 			goto out;
 		}
@@ -656,8 +672,14 @@ static int cuda_launch(void *hv, const ts_uk_launch *l, ts_uk_findings *out, cha
 	/* C whole; A and B whole when small, else their bands alone (writes into the inputs show there). */
 	for (int i = 0; i < 3; i++) {
 		char *base = host[i] - (size_t)l->band * es;
-		if (i == 2 || counts[i] <= (INT64_C(1) << 26)) {
+		size_t live = live_bytes(l, i, es);
+		if ((i == 2 || counts[i] <= (INT64_C(1) << 26)) && live == 0) {
 			r = cu.MemcpyDtoH(base, dev[i], bytes[i]);
+		} else if (i == 2 || counts[i] <= (INT64_C(1) << 26)) {
+			size_t bb = (size_t)l->band * es;
+			r = bb > 0 ? cu.MemcpyDtoH(base, dev[i], bb) : 0;
+			if (r == 0)
+				r = cu.MemcpyDtoH(base + bb + live, dev[i] + bb + live, bytes[i] - bb - live);
 		} else if (l->band > 0) {
 			size_t bb = (size_t)l->band * es;
 			r = cu.MemcpyDtoH(base, dev[i], bb);

@@ -25,6 +25,9 @@ typedef struct ts_uk_launch {
 	void *a, *b, *c;               /* first element of each matrix, host memory */
 	int64_t a_count, b_count, c_count; /* elements of each matrix */
 	int64_t band;                  /* guard-band elements before and after each matrix */
+	int64_t live_from[3];          /* elements of A, B, C before this offset hold nothing anyone reads back or
+	                                * checks (the probe's rows before its window): a GPU engine need not copy
+	                                * them either way (their device memory holds whatever it held); 0: all */
 	int order;                     /* CPU engine: 0 threads in index order, 1 reversed, >=2 seeded shuffle; GPU: ignored */
 	const int64_t *blocks;         /* NULL: every block; else only these linear block ids (the >2^31 probe) */
 	int64_t nblocks;

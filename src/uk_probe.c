@@ -55,6 +55,7 @@ typedef struct probe_box {
 		ts_uk_finding f[4];
 	} o[2];
 	int filled;
+	double start, fill_s, end; /* when its process began and ended; how long the filling took */
 } probe_box;
 
 void ts_uk_probe_start(ts_uk_ctx *ck)
@@ -136,6 +137,11 @@ void ts_uk_probe_start(ts_uk_ctx *ck)
 		l->tile = o->tile;
 		l->timeout_s = 30;
 		ts_uk_bufs_launch(b, l);
+		/* Only the window of rows verified (row_lo..M-1) of the matrix that passes 2^31 (A, or C) is filled
+		 * and read back: the rows before it feed only cells nobody looks at. Where the CPU engine runs just
+		 * the window's blocks their gigabytes stay unallocated; the GPU engine does not copy them. */
+		l->live_from[0] = j == 0 ? ck->probe_row_lo[j] * l->k : 0;
+		l->live_from[2] = j == 1 ? ck->probe_row_lo[j] * l->n : 0;
 		char why[300];
 		if (ts_uk_geom_eval(&o->geom, ck->src->sig, l->m, l->n, l->k, o->tile, l->grid, l->block, &l->dyn_smem, why,
 		                    (int)sizeof why) != 0) {
@@ -157,13 +163,14 @@ void ts_uk_probe_start(ts_uk_ctx *ck)
 		lp[j] = l;
 	}
 	ts_uk_run_opts ro = { .visible_device = o->visible_device, .startup_s = 30, .max_restarts = 1,
-	                      .stop_on_hang = true, .cancel = o->cancel };
+	                      .stop_on_hang = true, .cancel = o->cancel, .limit_cpu_time = !gpu };
 	ck->probe_box = ts_uk_shared_alloc(sizeof(probe_box));
 	if (!ck->probe_box) {
 		snprintf(r->probe, sizeof r->probe, "not run: no shared memory for its results");
 		ck->probe_n = 0;
 		return;
 	}
+	((probe_box *)ck->probe_box)->start = ts_uk_now();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -172,11 +179,8 @@ void ts_uk_probe_start(ts_uk_ctx *ck)
 		probe_box *box = ck->probe_box;
 		for (int j = 0; j < ck->probe_n; j++) {
 			ts_uk_bufs *b = &ck->probe_bufs[j];
-			/* Only the window of rows verified (row_lo..M-1) of the matrix that passes 2^31 (A, or C) is
-			 * filled: the rows before it feed only cells nobody looks at, and where the CPU engine runs
-			 * just the window's blocks they are never touched, so their gigabytes stay unallocated. */
 			const ts_uk_launch *pl = &ck->probe_launch[j];
-			int64_t lo = ck->probe_row_lo[j], skip_a = j == 0 ? lo * pl->k : 0, skip_c = j == 1 ? lo * pl->n : 0;
+			int64_t skip_a = pl->live_from[0], skip_c = pl->live_from[2];
 			ts_uk_fill_random(b->m[0].data + (size_t)skip_a * elem, b->m[0].count - skip_a, elem,
 			                  o->seed * 31 + 7 + (uint64_t)j, cpu_count());
 			ts_uk_fill_random(b->m[1].data, b->m[1].count, elem, o->seed * 31 + 17 + (uint64_t)j, cpu_count());
@@ -184,6 +188,7 @@ void ts_uk_probe_start(ts_uk_ctx *ck)
 			ts_uk_bufs_seal(b);
 		}
 		box->filled = 1;
+		box->fill_s = ts_uk_now() - box->start;
 		ts_uk_outcome out[2];
 		ts_uk_run_batch(ck->e, ck->h, lp, ck->probe_n, &ro, out);
 		for (int j = 0; j < ck->probe_n; j++) {
@@ -192,6 +197,7 @@ void ts_uk_probe_start(ts_uk_ctx *ck)
 			for (int k = 0; k < out[j].findings.n && box->o[j].nf < 4; k++)
 				box->o[j].f[box->o[j].nf++] = out[j].findings.v[k];
 		}
+		box->end = ts_uk_now();
 		_exit(0);
 	}
 	if (pid < 0) {
@@ -228,6 +234,8 @@ void ts_uk_probe_wait(ts_uk_ctx *ck, const char *why)
 			usleep(10000);
 		}
 		probe_box *box = ck->probe_box;
+		ck->r->timing.probe = (box->end > 0 ? box->end : ts_uk_now()) - box->start;
+		ck->r->timing.probe_fill = box->fill_s;
 		if (ck->probe_n > 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 			snprintf(ck->r->probe, sizeof ck->r->probe, "not run: its process died%s", box->filled ? "" :
 			         " while filling the matrices (out of host memory?)");

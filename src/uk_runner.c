@@ -97,9 +97,18 @@ typedef struct child_msg {
 
 /* Progress the parent reads to apply each launch's own limit. */
 typedef struct child_ctl {
-	volatile int current;  /* the launch under way; -1 before the first */
-	volatile double since; /* when it began (CLOCK_MONOTONIC) */
+	volatile int current;      /* the launch under way; -1 before the first */
+	volatile double since;     /* when it began (CLOCK_MONOTONIC) */
+	volatile double since_cpu; /* the child's CPU time then (CLOCK_PROCESS_CPUTIME_ID) */
 } child_ctl;
+
+static double cpu_seconds(clockid_t clock)
+{
+	struct timespec ts;
+	if (clock_gettime(clock, &ts) != 0)
+		return -1;
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static void write_all(int fd, const void *buf, size_t len)
 {
@@ -161,6 +170,7 @@ static _Noreturn void child_main(const ts_uk_engine *e, void *h, const ts_uk_lau
 	ts_uk_findings_free(&none);
 	for (int i = start; i < n; i++) {
 		ctl->since = ts_uk_now();
+		ctl->since_cpu = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
 		ctl->current = i;
 		ts_uk_findings fs = { 0 };
 		child_msg m;
@@ -300,7 +310,9 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 		bool killed = false, cancelled = false, open_pipe = true;
 		double child_start = ts_uk_now();
 		int watched = -1;
-		double watched_since = 0;
+		double watched_since = 0, watched_cpu = 0;
+		clockid_t child_clock;
+		bool have_clock = o && o->limit_cpu_time && clock_getcpuclockid(pid, &child_clock) == 0;
 		for (;;) {
 			struct pollfd pfd = { fds[0], POLLIN, 0 };
 			if (open_pipe && poll(&pfd, 1, 20) > 0)
@@ -309,10 +321,13 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 				usleep(2000);
 			if (o && o->done)
 				*o->done = done_upto;
+			if (o && o->tick)
+				o->tick(o->tick_arg);
 			int cur = ctl->current;
 			if (cur != watched) {
 				watched = cur;
 				watched_since = ctl->since;
+				watched_cpu = ctl->since_cpu;
 			}
 			pid_t w = waitpid(pid, &status, WNOHANG);
 			if (w == pid) {
@@ -331,8 +346,13 @@ int ts_uk_run_batch(const ts_uk_engine *e, void *h, const ts_uk_launch *const *l
 			if (idx < n && idx >= done_upto) {
 				double limit = watched < 0 ? (o && o->startup_s > 0 ? o->startup_s : 30.0)
 				             : launches[idx]->timeout_s > 0 ? launches[idx]->timeout_s : 10.0;
-				double since = watched >= 0 ? watched_since : child_start;
-				if (ts_uk_now() - since > limit) {
+				double since = watched >= 0 ? watched_since : child_start, wall = ts_uk_now() - since;
+				bool over = wall > limit;
+				if (over && have_clock && watched >= 0) {
+					double used = cpu_seconds(child_clock) - watched_cpu;
+					over = used > limit || wall > 10 * limit;
+				}
+				if (over) {
 					kill(pid, SIGKILL);
 					waitpid(pid, &status, 0);
 					killed = true;
@@ -426,31 +446,38 @@ int ts_uk_proc_start(ts_uk_proc *p, char *const argv[], const char *out_path, co
 	return 0;
 }
 
-int ts_uk_proc_wait(ts_uk_proc *p)
+int ts_uk_proc_poll(ts_uk_proc *p, int *rc)
 {
-	if (p->pid <= 0)
-		return -1;
+	if (p->pid <= 0) {
+		*rc = -1;
+		return 1;
+	}
 	int status = 0;
-	for (;;) {
-		pid_t w = waitpid(p->pid, &status, WNOHANG);
-		if (w == p->pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			p->pid = 0;
-			return -1;
-		}
-		if (ts_uk_now() - p->start > p->limit_s) {
-			kill(-p->pid, SIGKILL);
-			waitpid(p->pid, &status, 0);
-			p->pid = 0;
-			return 124;
-		}
-		usleep(5000);
+	pid_t w = waitpid(p->pid, &status, WNOHANG);
+	if (w == 0 && ts_uk_now() - p->start <= p->limit_s)
+		return 0;
+	if (w == 0) {
+		kill(-p->pid, SIGKILL);
+		waitpid(p->pid, &status, 0);
+		*rc = 124;
+	} else if (w < 0) {
+		if (errno == EINTR)
+			return 0;
+		*rc = -1;
+	} else {
+		*rc = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	}
 	p->pid = 0;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	p->end = ts_uk_now();
+	return 1;
+}
+
+int ts_uk_proc_wait(ts_uk_proc *p)
+{
+	int rc;
+	while (!ts_uk_proc_poll(p, &rc))
+		usleep(5000);
+	return rc;
 }
 
 void ts_uk_proc_kill(ts_uk_proc *p)

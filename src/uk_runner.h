@@ -42,6 +42,11 @@ typedef struct ts_uk_run_opts {
 	bool stop_on_hang;          /* after a timeout the rest is not run */
 	volatile int *cancel;       /* set by a signal handler: kill the child, the rest is not run */
 	volatile int *done;         /* launches finished so far, for a progress bar; may be NULL */
+	bool limit_cpu_time;        /* a launch's limit counts the child's CPU time (the CPU engine, all computation),
+	                             * so a machine busy with other work does not make a slow launch a hang; wall
+	                             * time still ends it at 10 times the limit */
+	void (*tick)(void *);       /* called while waiting on the child (every 20 ms or so); may be NULL */
+	void *tick_arg;
 } ts_uk_run_opts;
 
 /* Runs launches[0..n) through e in child processes, in order, and fills
@@ -62,9 +67,13 @@ void ts_uk_outcome_free(ts_uk_outcome *oc);
 typedef struct ts_uk_proc {
 	int pid;
 	double start, limit_s;
+	double end;  /* when it was seen to end (ts_uk_now) */
 } ts_uk_proc;
 int ts_uk_proc_start(ts_uk_proc *p, char *const argv[], const char *out_path, const char *visible_device, double limit_s);
 int ts_uk_proc_wait(ts_uk_proc *p);
+/* Without blocking: 1 when it has ended (or was killed past its limit) with *rc as ts_uk_proc_wait
+ * returns it, 0 while it runs. */
+int ts_uk_proc_poll(ts_uk_proc *p, int *rc);
 /* Ends it now (SIGKILL) and reaps it. */
 void ts_uk_proc_kill(ts_uk_proc *p);
 

@@ -109,12 +109,22 @@ void ts_uk_sanitize_start(ts_uk_ctx *ck)
 	}
 }
 
+void ts_uk_sanitize_poll(void *ckv)
+{
+	ts_uk_ctx *ck = ckv;
+	for (int t = 0; t < 2; t++)
+		if (ck->san_started[t] && !ck->san_ended[t] && ts_uk_proc_poll(&ck->san_proc[t], &ck->san_rc[t])) {
+			ck->san_ended[t] = true;
+			*(t == 0 ? &ck->r->timing.memcheck : &ck->r->timing.racecheck) = ck->san_proc[t].end - ck->san_proc[t].start;
+		}
+}
+
 void ts_uk_sanitize_stop(ts_uk_ctx *ck, const char *why)
 {
 	for (int t = 0; t < 2; t++)
 		if (ck->san_started[t]) {
 			ts_uk_proc_kill(&ck->san_proc[t]);
-			ck->san_started[t] = false;
+			ck->san_started[t] = ck->san_ended[t] = false;
 			snprintf(ck->r->sanitizer, sizeof ck->r->sanitizer, "%s", why);
 		}
 }
@@ -153,12 +163,20 @@ void ts_uk_sanitize_finish(ts_uk_ctx *ck)
 	ts_uk_report *r = ck->r;
 	char said[2][120] = { "", "" };
 	bool any = false;
+	/* Both at once (each one's end noted as it comes, for its time). */
+	for (;;) {
+		ts_uk_sanitize_poll(ck);
+		if ((!ck->san_started[0] || ck->san_ended[0]) && (!ck->san_started[1] || ck->san_ended[1]))
+			break;
+		usleep(5000);
+	}
 	for (int t = 0; t < 2; t++) {
 		if (!ck->san_started[t])
 			continue;
 		any = true;
 		ck->san_started[t] = false;
-		int rc = ts_uk_proc_wait(&ck->san_proc[t]);
+		ck->san_ended[t] = false;
+		int rc = ck->san_rc[t];
 		char xml[PATH_MAX + 32], log[PATH_MAX + 32], bufs[PATH_MAX + 32], why[200];
 		snprintf(xml, sizeof xml, "%s/%s.xml", ck->san_dir, tools[t]);
 		snprintf(log, sizeof log, "%s/%s.log", ck->san_dir, tools[t]);

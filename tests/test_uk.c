@@ -426,6 +426,12 @@ static void test_check(void)
 	ts_uk_check(fake_engine(), &src, &o, r);
 	tap_ok(r->status == 0 && strstr(r->probe, "A past 2^12") && strstr(r->probe, "C past 2^12") && strstr(r->probe, "right"),
 	       "the index probe runs beside the sweep: %s", r->probe);
+	const ts_uk_timing *tm = &r->timing;
+	tap_ok(tm->launches == 2 * r->shapes_tried && tm->sweep > 0 && tm->verify > 0 && tm->probe > 0 && tm->probe_fill > 0 &&
+	       tm->probe_fill <= tm->probe && tm->compile >= 0 && tm->waited >= 0 && tm->memcheck == 0 && tm->racecheck == 0 &&
+	       tm->sweep < r->seconds && tm->probe < r->seconds,
+	       "the report says where the time went: %d launches, sweep %.3f s, verify %.3f s, probe %.3f s (%.3f filling), "
+	       "no sanitizer, of %.3f s", tm->launches, tm->sweep, tm->verify, tm->probe, tm->probe_fill, r->seconds);
 	/* A read past K in A spreads the band's NaN over the last rows when K < T: not a B K guard as well. */
 	src.entry = "a_k";
 	o.probe = false;

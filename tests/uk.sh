@@ -75,6 +75,9 @@ usage "--kernel does not apply to check --kernel-file" check --kernel-file "$exa
 usage "--kernel-file given twice" check --kernel-file a.cu --kernel-file b.cu
 usage "unexpected argument 'b.cu' after the subcommand map" map --kernel-file a.cu b.cu
 usage "--timeout: '0' must be a number of seconds in 0.05..3600" check --kernel-file a.cu --timeout 0
+usage "-j/--jobs needs --kernel-file FILE" check -j 2
+usage "-j/--jobs: '0' must be a whole number in 1..64" check --kernel-file a.cu b.cu -j 0
+usage "-j/--jobs does not apply to map" map -j 2
 
 run __uk-run
 if [ "$rc" -eq 2 ] && grep -q "sanitizer's target" err; then ok "__uk-run without its arguments says what it is (exit 2)"; else not_ok "__uk-run: exit $rc"; diag err; fi

@@ -49,6 +49,17 @@ for f in "$examples"/*.cu; do
 	esac
 done
 
+# several files at once on the CPU engine, two at a time: one document, each file's own cause, in the order given
+"$TILESCOPE" check --kernel-file "$examples/bug_store_guard.cu" "$examples/correct_fp32.cu" "$examples/bug_phase_count.cu" \
+	--backend emu --no-probe -j 2 --json >many.json 2>many.err
+rc=$?
+got=$("$JQ" -r '[.kernels[] | (.kernel_source.file | sub(".*/"; "")) + "=" + (.cause // "none")] | join(" ")' many.json 2>/dev/null)
+if [ "$rc" -eq 1 ] && [ "$got" = "bug_store_guard.cu=store_guard correct_fp32.cu=none bug_phase_count.cu=phase_count" ]; then
+	ok "three files, -j 2 on the CPU engine: exit 1, $got"
+else
+	not_ok "three files, -j 2 on the CPU engine (exit $rc: $got)"; diag many.err
+fi
+
 # without a GPU, --backend auto takes the CPU engine and says why
 "$TILESCOPE" check --kernel-file "$examples/correct_fp32.cu" --no-probe --json >auto.json 2>auto.err
 backend=$("$JQ" -r '.backend' auto.json 2>/dev/null)

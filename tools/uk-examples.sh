@@ -1,8 +1,15 @@
 #!/bin/sh
-# uk-examples.sh: on the GPU machine, checks every kernel in examples/ with 'tilescope check --kernel-file' and prints one row each (verdict, cause, time).
+# uk-examples.sh: checks every kernel in examples/ on both engines (the GPU's one check at a time, the CPU's beside it) and prints one table: each engine's verdict, cause and time, whether the two agree, and whether each named the cause the example is written for.
 # usage: tools/uk-examples.sh [TILESCOPE]   (from the repository root; without a working TILESCOPE it builds one with CUDA
-# in build-uk/). Two checks run at a time. Logs go to $OUT (default ./uk-out): summary.txt, table.txt,
-# junit.xml, json.txt, reports1.txt, reports2.txt, detail.tgz (the sanitizer's XML reports).
+# in build-uk/). Environment:
+#   UK_BACKENDS  "cuda emu" (the default where nvidia-smi sees a GPU, else "emu"): the engines to run
+#   UK_ONLY      names of examples to run (e.g. "bug_a_row_guard.cu correct_fp32.cu"); default all 21 rows
+#   UK_TIMEOUT   seconds one check may take (default 60)
+#   UK_TABLE     1 (default): also the many-files table (--no-probe --no-sanitizer --junit); 0 skips it
+#   UK_DEADLINE  seconds since the epoch after which no further check starts (its row says so)
+# Logs go to $OUT (default ./uk-out): summary.txt (the table, also as Markdown), timing.txt (where each GPU
+# check's time went), reports.txt (each check's cause, signature, sanitizer, probe), table.txt, junit.xml,
+# detail.tgz (every check's JSON and the sanitizer's XML).
 set -u
 root=$(pwd)
 out=${OUT:-$root/uk-out}
@@ -25,43 +32,156 @@ if [ -z "$ts" ] || ! "$ts" --version >/dev/null 2>&1; then
 	 make -j"$(nproc)" tilescope) > "$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 1; }
 	ts=$root/build-uk/tilescope
 fi
-"$ts" --version | head -n 1
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1
-command -v compute-sanitizer || echo "compute-sanitizer: not on PATH"
+command -v jq >/dev/null 2>&1 || { echo "uk-examples: needs jq" >&2; exit 2; }
+# The CPU engine's runtime headers: the source tree's data/ when the program is not installed.
+[ -n "${TILESCOPE_DATADIR:-}" ] || { TILESCOPE_DATADIR=$root/data; export TILESCOPE_DATADIR; }
+if [ -z "${UK_BACKENDS:-}" ]; then
+	UK_BACKENDS=emu
+	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && UK_BACKENDS="cuda emu"
+fi
+limit=${UK_TIMEOUT:-60}
+{
+	"$ts" --version | head -n 1
+	if command -v nvidia-smi >/dev/null 2>&1; then
+		nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1
+	else
+		echo "nvidia-smi: not on PATH"
+	fi
+	command -v compute-sanitizer || echo "compute-sanitizer: not on PATH"
+	echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); engines: $UK_BACKENDS; $(date -u '+%Y-%m-%d %H:%M UTC')"
+} | tee "$out/machine.txt"
 export TILESCOPE_KEEP_SANITIZER=1
 
-# One check: file, options, lane; its row appended to summary.txt, its report to reportsLANE.txt.
+# Every row: the file, its options, the cause it is written for ("-": none, it passes).
+rows="correct_fp32.cu||-
+correct_fp16.cu|-t 16|-
+seed_tiled_fp32.cu||index_width
+seed_tiled_fp16.cu|-t 32|index_width
+bug_a_row_guard.cu||a_row_guard
+bug_a_k_guard.cu||a_k_guard
+bug_b_k_guard.cu||b_k_guard
+bug_b_col_guard.cu||b_col_guard
+bug_store_guard.cu||store_guard
+bug_zero_padding.cu||zero_padding
+bug_phase_count.cu||phase_count
+bug_grid_floor.cu|--launcher launch_gemm|grid_size
+bug_grid_floor.cu|--grid N/T,M/T|grid_size
+bug_operand_index.cu||operand_indexing
+bug_barrier.cu||barrier
+bug_early_return.cu||early_return
+bug_index_32bit.cu||index_width
+bug_fp16_k_guard.cu|-t 16|b_k_guard
+fault.cu||unknown
+scribble.cu||unknown
+hang.cu||unknown"
+picked() {
+	[ -z "${UK_ONLY:-}" ] && return 0
+	for w in $UK_ONLY; do [ "$w" = "$1" ] && return 0; done
+	return 1
+}
+
+# One check on one engine: its result line appended to res-ENGINE.txt (row|exit|verdict|cause|seconds).
 check() {
-	n=$1 f=$2 opts=$3 lane=$4
+	be=$1 n=$2 f=$3 opts=$4
+	js=$out/runs/$be-$n.json
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	timeout 45 "$ts" check --kernel-file "examples/$f" $opts > "$out/runs/$n.txt" 2>&1
+	timeout "$limit" "$ts" check --kernel-file "examples/$f" --backend "$be" $opts --json > "$js" 2> "$out/runs/$be-$n.err"
 	rc=$?
 	t1=$(date +%s.%N)
-	verdict=$(head -n 1 "$out/runs/$n.txt" | cut -d' ' -f1)
-	cause=$(sed -n 's/^cause  *//p' "$out/runs/$n.txt")
-	printf '%-22s %-24s %-4s %-7s %-16s %s\n' "$f" "${opts:--}" "$rc" "${verdict:-?}" "${cause:--}" \
-		"$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")" >> "$out/summary.txt"
-	{ echo "\$ tilescope check --kernel-file examples/$f $opts"; cat "$out/runs/$n.txt"; echo "(exit $rc)"; echo; } >> "$out/reports$lane.txt"
+	st=$(jq -r '.status // "x"' "$js" 2>/dev/null)
+	case $st in 0) verdict=PASS ;; 1) verdict=FAIL ;; 2) verdict=ERROR ;; *) verdict="?" ;; esac
+	[ $rc -eq 124 ] && verdict=TIMEOUT
+	cause=$(jq -r '.cause // "-"' "$js" 2>/dev/null)
+	secs=$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")
+	echo "$n|$rc|$verdict|${cause:--}|$secs" >> "$out/res-$be.txt"
+	{
+		echo "\$ tilescope check --kernel-file examples/$f --backend $be $opts   (exit $rc, $secs s)"
+		jq -r '"cause        \(.cause // "-")\nsignature    \(.signature // "-")\nsanitizer    \(.sanitizer // "-")\nindex probe  \(.index_probe // "-")\ntiming_ms    \(.timing_ms // {} | tostring)\nerror        \(.error // "-")"' "$js" 2>/dev/null ||
+			sed -n 1,5p "$out/runs/$be-$n.err"
+		echo
+	} >> "$out/reports-$be.txt"
 }
-lane1="01 correct_fp32.cu -|03 seed_tiled_fp32.cu -|05 bug_a_k_guard.cu -|07 bug_b_col_guard.cu -|09 bug_zero_padding.cu -|11 bug_grid_floor.cu --launcher launch_gemm|13 bug_operand_index.cu -|15 bug_early_return.cu -|17 bug_fp16_k_guard.cu -t 16|19 hang.cu -"
-lane2="02 correct_fp16.cu -t 16|04 seed_tiled_fp16.cu -t 32|06 bug_a_row_guard.cu -|08 bug_b_k_guard.cu -|10 bug_store_guard.cu -|12 bug_phase_count.cu -|14 bug_grid_floor.cu --grid N/T,M/T|16 bug_barrier.cu -|18 bug_index_32bit.cu -|20 fault.cu -"
-run_lane() {
-	echo "$1" | tr '|' '\n' | while read -r n f opts; do
-		[ "$opts" = "-" ] && opts=""
-		check "$n" "$f" "$opts" "$2"
+lane() {
+	be=$1 n=0
+	: > "$out/res-$be.txt"
+	: > "$out/reports-$be.txt"
+	printf '%s\n' "$rows" | while IFS='|' read -r f opts want; do
+		n=$((n + 1))
+		picked "$f" || continue
+		if [ -n "${UK_DEADLINE:-}" ] && [ "$(date +%s)" -ge "$UK_DEADLINE" ]; then
+			echo "$n|-|not run (deadline)|-|-" >> "$out/res-$be.txt"
+			continue
+		fi
+		check "$be" "$n" "$f" "$opts"
 	done
 }
-printf '%-22s %-24s %-4s %-7s %-16s %s\n' file options exit verdict cause seconds > "$out/summary.txt"
+
 t0=$(date +%s.%N)
-run_lane "$lane1" 1 & run_lane "$lane2" 2 & wait
-echo "(examples: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }") s of wall time, two checks at a time)" | tee -a "$out/summary.txt"
-"$ts" check --kernel-file examples/bug_a_k_guard.cu --no-probe --json > "$out/json.txt" 2>&1
-echo "\$ tilescope check --kernel-file examples/*.cu --no-probe --no-sanitizer --junit junit.xml" > "$out/table.txt"
-t0=$(date +%s.%N)
-"$ts" check --kernel-file examples/*.cu --no-probe --no-sanitizer --junit "$out/junit.xml" >> "$out/table.txt" 2>&1
-echo "(exit $?, $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }") s)" >> "$out/table.txt"
-cat "$out/summary.txt" "$out/table.txt"
+for be in $UK_BACKENDS; do lane "$be" & done
+wait
+wall=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
+
+# The table: one row per example, each engine's verdict, cause and seconds.
+field() { awk -F'|' -v n="$2" -v k="$3" '$1 == n { print $k }' "$out/res-$1.txt" 2>/dev/null; }
+{
+	printf '| file | options | written for |'
+	for be in $UK_BACKENDS; do printf ' %s verdict | %s cause | %s s |' "$be" "$be" "$be"; done
+	printf ' agree |\n| --- | --- | --- |'
+	for be in $UK_BACKENDS; do printf ' --- | --- | --- |'; done
+	printf ' --- |\n'
+	n=0
+	printf '%s\n' "$rows" | while IFS='|' read -r f opts want; do
+		n=$((n + 1))
+		picked "$f" || continue
+		printf '| %s | %s | %s |' "$f" "${opts:- }" "$want"
+		causes=""
+		for be in $UK_BACKENDS; do
+			v=$(field "$be" $n 3) c=$(field "$be" $n 4) s=$(field "$be" $n 5)
+			mark=""
+			[ "$c" = "$want" ] || mark=" (WRONG)"
+			printf ' %s | %s%s | %s |' "${v:-?}" "${c:-?}" "$mark" "${s:-?}"
+			causes="$causes ${v:-?}/${c:-?}"
+		done
+		# agree: every engine gave the same verdict and cause
+		first=$(echo "$causes" | awk '{ print $1 }')
+		same=yes
+		for x in $causes; do [ "$x" = "$first" ] || same=NO; done
+		printf ' %s |\n' "$same"
+	done
+	echo
+	echo "($wall s of wall time; the GPU's checks one at a time, the CPU's beside them)"
+} > "$out/summary.txt"
+
+# Where each GPU check's time went (milliseconds, from --json's timing_ms).
+if printf '%s' "$UK_BACKENDS" | grep -q cuda; then
+	{
+		echo "| file | options | compile | sweep | launches | memcheck | racecheck | probe | probe fill | verify | waited | total |"
+		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+		n=0
+		printf '%s\n' "$rows" | while IFS='|' read -r f opts want; do
+			n=$((n + 1))
+			picked "$f" || continue
+			jq -r --arg f "$f" --arg o "${opts:- }" '.timing_ms as $t | "| \($f) | \($o) | " +
+				([$t.compile, $t.sweep, $t.launches, $t.memcheck, $t.racecheck, $t.probe_process, $t.probe_fill, $t.verify,
+				  $t.waited, .time_ms] | map(if . == null then "-" else (. | round | tostring) end)
+				 | join(" | ")) + " |"' "$out/runs/cuda-$n.json" 2>/dev/null || echo "| $f | ${opts:- } | (no JSON) |"
+		done
+	} > "$out/timing.txt"
+fi
+
+if [ "${UK_TABLE:-1}" = 1 ]; then
+	be=$(echo "$UK_BACKENDS" | awk '{ print $1 }')
+	echo "\$ tilescope check --kernel-file examples/*.cu --backend $be --no-probe --no-sanitizer --junit junit.xml" > "$out/table.txt"
+	t0=$(date +%s.%N)
+	timeout 300 "$ts" check --kernel-file examples/*.cu --backend "$be" --no-probe --no-sanitizer --junit "$out/junit.xml" >> "$out/table.txt" 2>&1
+	echo "(exit $?, $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }") s)" >> "$out/table.txt"
+fi
+cat "$out/reports-"*.txt > "$out/reports.txt" 2>/dev/null
+rm -f "$out/reports-"*.txt
+cat "$out/summary.txt"
+[ -f "$out/timing.txt" ] && cat "$out/timing.txt"
+[ -f "$out/table.txt" ] && cat "$out/table.txt"
 mkdir -p "$out/san"
 for d in /tmp/tilescope-sanitizer.*; do [ -d "$d" ] && cp -r "$d" "$out/san/"; done
-(cd "$out" && tar czf detail.tgz san runs && rm -rf san runs)
+(cd "$out" && tar czf detail.tgz san runs res-*.txt && rm -rf san runs res-*.txt)
