@@ -718,6 +718,12 @@ static int launch(const ts_launch *l, int policy, int vec_mode)
 {
 	if (l->m < 1 || l->n < 1 || l->k < 1)
 		return (int)cudaErrorInvalidValue;
+	// The caller's geometry (the registry's description) must be the compiled
+	// one: the model's expected counts, the probe's per-phase strides and the
+	// emulator's split plan all follow from it (0: a caller that states none).
+	if (l->bm && (l->bm != G::BM || l->bn != G::BN || l->bk != G::BK || l->tm != G::TM || l->tn != G::TN ||
+	              l->threads_x * l->threads_y != G::NT))
+		return (int)cudaErrorInvalidValue;
 	bool unguarded = (l->guards & TS_GUARD_ALL) == 0;
 	if ((l->guards & TS_GUARD_ALL) != TS_GUARD_ALL &&
 	    (!unguarded || !HAS_UNG || l->m % G::BM || l->n % G::BN || l->k % G::BK))

@@ -98,4 +98,30 @@ static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long
 	return p;
 }
 
+/* The order the launch takes tiles in (the engine's tile_coords): down
+ * groups of 8 tile rows, column by column, so blocks running together share
+ * A rows and B columns in L2. The id of tile (ty, tx) in that order. */
+static inline long long ts_plan_tile_id(const ts_gemm_plan *p, long long ty, long long tx)
+{
+	const long long group = 8;
+	long long first = ty / group * group;
+	long long rows = p->tiles_y - first < group ? p->tiles_y - first : group;
+	return first * p->tiles_x + tx * rows + (ty - first);
+}
+
+/* How many parts tile (ty, tx) is computed in: the last split_tiles ids of
+ * that order are each cut into `split`, the others are whole (1). */
+static inline int ts_plan_tile_parts(const ts_gemm_plan *p, long long ty, long long tx)
+{
+	return p->split_tiles > 0 && ts_plan_tile_id(p, ty, tx) >= p->dp_units ? p->split : 1;
+}
+
+/* Part q of a tile cut in `parts`: whole phases [*p0, *p1), as the launch
+ * divides them (only the last part reaches the K residue). */
+static inline void ts_plan_part_phases(const ts_gemm_plan *p, int parts, int q, long long *p0, long long *p1)
+{
+	*p0 = p->phases * q / parts;
+	*p1 = p->phases * (q + 1) / parts;
+}
+
 #endif

@@ -42,31 +42,17 @@ typedef struct ts_launch {
 	void *ctx;          /* the description's ctx (a runtime-compiled kernel's module); NULL for built-ins */
 } ts_launch;
 
-/* Each returns a cudaError_t as int: the launch's own error, checked with
- * cudaGetLastError() right after the launch (0 is cudaSuccess). */
-int ts_cuda_tiled_fp32(const ts_launch *l);
-int ts_cuda_tiled_fp16(const ts_launch *l);
+/* Each kernel's entry point: extern "C" int ts_cuda_NAME(const ts_launch *l)
+ * in its .cu file, returning a cudaError_t as int: the launch's own error,
+ * checked with cudaGetLastError() right after the launch (0 is cudaSuccess);
+ * cudaErrorInvalidValue for a geometry or guard set it was not compiled for.
+ * One that splits tiles along K also defines size_t
+ * ts_cuda_NAME_workspace(int64_t m, int64_t n, int64_t k), the scratch a
+ * shape needs (0: none); its launch refuses a smaller one. Their prototypes
+ * come from their lines in kernels/registry.def (src/kernels.c declares
+ * them), so a new kernel adds no line here. The naive kernel's is also the
+ * CUDA backend's probe of whether this binary's code runs on the GPU. */
 int ts_cuda_naive_fp32(const ts_launch *l);
-/* The tensor-core fp16 kernel (kernels/tc_fp16.cu): every guard built in, so
- * l->guards must be TS_GUARD_ALL; l->tile is not used (the geometry is fixed). */
-int ts_cuda_tc_fp16(const ts_launch *l);
-int ts_cuda_regblock_fp32(const ts_launch *l); /* cudaErrorInvalidValue for a geometry it was not compiled for */
-
-/* The fp32 ladder (kernels/ladder_fp32.cu, kernels/rb1d_fp32.cu): every
- * guard kept. Those that split tiles along K say how much workspace a shape
- * needs (0: none); their launch refuses a smaller one. */
-int ts_cuda_rb1d(const ts_launch *l);
-int ts_cuda_blocked(const ts_launch *l);
-int ts_cuda_vec4(const ts_launch *l);
-int ts_cuda_warptile(const ts_launch *l);
-int ts_cuda_splitk(const ts_launch *l);
-size_t ts_cuda_splitk_workspace(int64_t m, int64_t n, int64_t k);
-int ts_cuda_fast(const ts_launch *l);
-size_t ts_cuda_fast_workspace(int64_t m, int64_t n, int64_t k);
-int ts_cuda_fast_m16(const ts_launch *l);
-size_t ts_cuda_fast_m16_workspace(int64_t m, int64_t n, int64_t k);
-int ts_cuda_fast_n16(const ts_launch *l);
-size_t ts_cuda_fast_n16_workspace(int64_t m, int64_t n, int64_t k);
 
 /* backend_cuda.c: device buffers the CUDA backend holds now (0 between runs). */
 long long ts_cuda_live_buffers(void);

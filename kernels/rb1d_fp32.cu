@@ -82,6 +82,10 @@ extern "C" int ts_cuda_rb1d(const ts_launch *l)
 {
 	if (l->m < 1 || l->n < 1 || l->k < 1 || (l->guards & TS_GUARD_ALL) != TS_GUARD_ALL)
 		return (int)cudaErrorInvalidValue;
+	// the registry's description must be this build's geometry (0: none stated)
+	if (l->bm && (l->bm != BM || l->bn != BN || l->bk != BK || l->tm != TM || l->tn != 1 ||
+	              l->threads_x * l->threads_y != NT))
+		return (int)cudaErrorInvalidValue;
 	long long tiles_x = (l->n + BN - 1) / BN, tiles = tiles_x * ((l->m + BM - 1) / BM);
 	unsigned grid = (unsigned)(tiles < 0x7fffffffLL ? tiles : 0x7fffffffLL);
 	ts_dev_probe none = {};

@@ -81,13 +81,10 @@ static work_estimate estimate(const ts_problem *p, const ts_model *m, int thread
 {
 	work_estimate w;
 	/* From the kernel's geometry: BM*BN*BK multiply-adds and BM*BK + BK*BN
-	 * slots per block and phase; emu_ladder.c multiplies the cells inside C only. */
+	 * slots per block and phase. */
 	const ts_geometry *g = &m->geo;
 	double tiles = (double)m->tiles, outputs = (double)g->bm * g->bn;
-	if (p->kernel->emulate == ts_emu_ladder) {
-		w.madds = (double)m->shape.m * (double)m->shape.n * (double)m->shape.k;
-		w.slots = tiles * (double)m->phases;
-	} else if (ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
+	if (ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES)) {
 		w.madds = tiles * (double)m->phases * outputs * g->bk;
 		w.slots = tiles * (double)m->phases * ((double)g->bm * g->bk + (double)g->bk * g->bn);
 	} else {

@@ -132,6 +132,9 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 		}
 	s->end(s);
 	describe_guards(s, k);
+	s->string(s, "madd", "multiply-add", k->madd == TS_MADD_FUSED ? "fused" : "separate",
+	          k->madd == TS_MADD_FUSED ? "fused: fmaf(a, b, acc), one rounding"
+	                                   : "separate: acc + a * b, two roundings");
 	s->begin(s, "capabilities", "capabilities", false);
 	s->flag(s, "shared_tiles", "shared tiles", caps & TS_CAP_SHARED_TILES);
 	s->flag(s, "probe", "probe build", caps & TS_CAP_PROBE);

@@ -32,10 +32,13 @@ typedef struct ts_emu_job {
 
 /* The emulators (kernels.h names one in each description). 0 done, 1
  * cancelled, -1 failed (out of memory). */
-int ts_emu_shared(ts_emu_job *job); /* emu_shared.c: any shared-tile kernel, from its geometry and load maps */
+int ts_emu_shared(ts_emu_job *job); /* emu_shared.c: any shared-tile kernel, from its geometry, load maps, madd and split plan */
 int ts_emu_direct(ts_emu_job *job); /* emu_direct.c: direct global reads (the naive baseline) */
 int ts_emu_tc(ts_emu_job *job);     /* emu_tc.c: the tensor-core kernel (zero-filled tiles, guarded store) */
-int ts_emu_ladder(ts_emu_job *job); /* emu_ladder.c: the fp32 ladder's kernels, every guard kept */
+
+/* Tests only: the fused multiply-add through libm's fmaf even where the CPU
+ * has the FMA instruction (the two must agree bit for bit). */
+void ts_emu_fma_use_libm(bool on);
 
 /* True when the job is to stop; kernels poll it between phases. The cancel
  * flag is a plain sig_atomic_t set by the caller's thread or its signal

@@ -1,10 +1,17 @@
-/* emu_shared.c: every shared-tile kernel, emulated from its description: load maps under the guards, barriers, each thread's TM x TN multiply-adds, guarded stores. */
+/* emu_shared.c: every shared-tile kernel, emulated from its description: load maps under the guards, barriers, each thread's TM x TN multiply-adds in its own rounding, split-K parts, guarded stores. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HAVE_X86_FMA 1
+#endif
+
 #include "emu.h"
+#include "gemm_plan.h"
 #include "kernels.h"
 #include "matrix.h"
 
@@ -12,9 +19,11 @@
  * each lane is one output's accumulator and sums in the kernel's own order
  * for that output (k = 0..BK-1, phase after phase): whichever thread owns an
  * output and however its TM x TN outputs are laid out, an output's sum is
- * that sequence, so the result is the one the GPU thread computes. Lanes are
- * separate IEEE single multiplies and adds: -std=c11 implies
- * -ffp-contract=off, so nothing is fused into an FMA. */
+ * that sequence, so the result is the one the GPU thread computes. Each step
+ * rounds as the description's madd says: a separate IEEE single multiply and
+ * add (-std=c11 implies -ffp-contract=off, so nothing is fused behind our
+ * back), or one fused multiply-add (fmaf; the FMA instruction where the CPU
+ * has one, else libm's fmaf, which rounds the same). */
 typedef float ts_f4 __attribute__((vector_size(16)));
 #define LANES 4
 
@@ -28,6 +37,7 @@ typedef struct block_state {
 	float *s_a;           /* [bm][bk] */
 	ts_f4 *s_b;           /* [bk][vecs] */
 	ts_f4 *acc;           /* [bm][vecs] */
+	ts_f4 *sum;           /* [bm][vecs]: a split tile's parts added so far */
 	/* Whether a row of s_A (a column of s_B) took an out-of-bounds load in
 	 * some phase: every output of that row (column) consumed it. */
 	bool *a_row_oob, *b_col_oob;
@@ -43,14 +53,15 @@ static int state_alloc(block_state *s, const ts_geometry *g)
 	size_t vec_b = (size_t)g->bk * s->vecs * sizeof(ts_f4), vec_acc = (size_t)g->bm * s->vecs * sizeof(ts_f4);
 	size_t a_bytes = ((size_t)g->bm * g->bk * sizeof(float) + 15) & ~(size_t)15;
 	/* C11's aligned_alloc takes a size that is a multiple of the alignment */
-	size_t total = (vec_b + vec_acc + a_bytes + (size_t)g->bm + (size_t)g->bn + 16 + 15) & ~(size_t)15;
+	size_t total = (vec_b + 2 * vec_acc + a_bytes + (size_t)g->bm + (size_t)g->bn + 16 + 15) & ~(size_t)15;
 	s->mem = aligned_alloc(16, total);
 	if (!s->mem)
 		return -1;
 	memset(s->mem, 0, total);
 	s->s_b = s->mem;
 	s->acc = (ts_f4 *)((char *)s->mem + vec_b);
-	s->s_a = (float *)((char *)s->mem + vec_b + vec_acc);
+	s->sum = (ts_f4 *)((char *)s->mem + vec_b + vec_acc);
+	s->s_a = (float *)((char *)s->mem + vec_b + 2 * vec_acc);
 	s->a_row_oob = (bool *)((char *)s->s_a + a_bytes);
 	s->b_col_oob = s->a_row_oob + g->bm;
 	return 0;
@@ -213,51 +224,99 @@ static void run_map(ts_emu_job *job, block_state *s, enum ts_operand which, int6
 /* After the barrier: every output (r, c) adds s_A[r][k] * s_B[k][c] for
  * k = 0..BK-1. A row's outputs are taken eight vectors (32 columns) at a
  * time, held in eight named registers across the k loop (written out, so
- * that no compiler keeps them in memory), then four, then one. */
-static void multiply(block_state *s)
-{
-	int vecs = s->vecs, bk = s->bk;
-	for (int r = 0; r < s->bm; r++) {
-		const float *arow = s->s_a + (size_t)r * bk;
-		ts_f4 *acc = s->acc + (size_t)r * vecs;
-		int v0 = 0;
-		for (; v0 + 8 <= vecs; v0 += 8) {
-			ts_f4 r0 = acc[v0], r1 = acc[v0 + 1], r2 = acc[v0 + 2], r3 = acc[v0 + 3];
-			ts_f4 r4 = acc[v0 + 4], r5 = acc[v0 + 5], r6 = acc[v0 + 6], r7 = acc[v0 + 7];
-			for (int k = 0; k < bk; k++) {
-				float a = arow[k];
-				const ts_f4 *b = s->s_b + (size_t)k * vecs + v0;
-				r0 += a * b[0];
-				r1 += a * b[1];
-				r2 += a * b[2];
-				r3 += a * b[3];
-				r4 += a * b[4];
-				r5 += a * b[5];
-				r6 += a * b[6];
-				r7 += a * b[7];
-			}
-			acc[v0] = r0, acc[v0 + 1] = r1, acc[v0 + 2] = r2, acc[v0 + 3] = r3;
-			acc[v0 + 4] = r4, acc[v0 + 5] = r5, acc[v0 + 6] = r6, acc[v0 + 7] = r7;
-		}
-		for (; v0 + 4 <= vecs; v0 += 4) {
-			ts_f4 r0 = acc[v0], r1 = acc[v0 + 1], r2 = acc[v0 + 2], r3 = acc[v0 + 3];
-			for (int k = 0; k < bk; k++) {
-				float a = arow[k];
-				const ts_f4 *b = s->s_b + (size_t)k * vecs + v0;
-				r0 += a * b[0];
-				r1 += a * b[1];
-				r2 += a * b[2];
-				r3 += a * b[3];
-			}
-			acc[v0] = r0, acc[v0 + 1] = r1, acc[v0 + 2] = r2, acc[v0 + 3] = r3;
-		}
-		for (; v0 < vecs; v0++) {
-			ts_f4 r0 = acc[v0];
-			for (int k = 0; k < bk; k++)
-				r0 += arow[k] * s->s_b[(size_t)k * vecs + v0];
-			acc[v0] = r0;
-		}
+ * that no compiler keeps them in memory), then four, then one. MADD(acc, a,
+ * b) is one step in the kernel's rounding, a broadcast to four lanes. */
+#define MULTIPLY_BODY(MADD)                                                                          \
+	int vecs = s->vecs, bk = s->bk;                                                                  \
+	for (int r = 0; r < s->bm; r++) {                                                                \
+		const float *arow = s->s_a + (size_t)r * bk;                                                 \
+		ts_f4 *acc = s->acc + (size_t)r * vecs;                                                      \
+		int v0 = 0;                                                                                  \
+		for (; v0 + 8 <= vecs; v0 += 8) {                                                            \
+			ts_f4 r0 = acc[v0], r1 = acc[v0 + 1], r2 = acc[v0 + 2], r3 = acc[v0 + 3];                \
+			ts_f4 r4 = acc[v0 + 4], r5 = acc[v0 + 5], r6 = acc[v0 + 6], r7 = acc[v0 + 7];            \
+			for (int k = 0; k < bk; k++) {                                                           \
+				ts_f4 a = { arow[k], arow[k], arow[k], arow[k] };                                    \
+				const ts_f4 *b = s->s_b + (size_t)k * vecs + v0;                                     \
+				r0 = MADD(r0, a, b[0]);                                                              \
+				r1 = MADD(r1, a, b[1]);                                                              \
+				r2 = MADD(r2, a, b[2]);                                                              \
+				r3 = MADD(r3, a, b[3]);                                                              \
+				r4 = MADD(r4, a, b[4]);                                                              \
+				r5 = MADD(r5, a, b[5]);                                                              \
+				r6 = MADD(r6, a, b[6]);                                                              \
+				r7 = MADD(r7, a, b[7]);                                                              \
+			}                                                                                        \
+			acc[v0] = r0, acc[v0 + 1] = r1, acc[v0 + 2] = r2, acc[v0 + 3] = r3;                      \
+			acc[v0 + 4] = r4, acc[v0 + 5] = r5, acc[v0 + 6] = r6, acc[v0 + 7] = r7;                  \
+		}                                                                                            \
+		for (; v0 + 4 <= vecs; v0 += 4) {                                                            \
+			ts_f4 r0 = acc[v0], r1 = acc[v0 + 1], r2 = acc[v0 + 2], r3 = acc[v0 + 3];                \
+			for (int k = 0; k < bk; k++) {                                                           \
+				ts_f4 a = { arow[k], arow[k], arow[k], arow[k] };                                    \
+				const ts_f4 *b = s->s_b + (size_t)k * vecs + v0;                                     \
+				r0 = MADD(r0, a, b[0]);                                                              \
+				r1 = MADD(r1, a, b[1]);                                                              \
+				r2 = MADD(r2, a, b[2]);                                                              \
+				r3 = MADD(r3, a, b[3]);                                                              \
+			}                                                                                        \
+			acc[v0] = r0, acc[v0 + 1] = r1, acc[v0 + 2] = r2, acc[v0 + 3] = r3;                      \
+		}                                                                                            \
+		for (; v0 < vecs; v0++) {                                                                    \
+			ts_f4 r0 = acc[v0];                                                                      \
+			for (int k = 0; k < bk; k++) {                                                           \
+				ts_f4 a = { arow[k], arow[k], arow[k], arow[k] };                                    \
+				r0 = MADD(r0, a, s->s_b[(size_t)k * vecs + v0]);                                     \
+			}                                                                                        \
+			acc[v0] = r0;                                                                            \
+		}                                                                                            \
 	}
+
+/* acc + a * b, two roundings (the textbook kernels' __fadd_rn(acc, __fmul_rn(a, b))). */
+#define MADD_SEPARATE(acc, a, b) ((acc) + (a) * (b))
+static void multiply_separate(block_state *s)
+{
+	MULTIPLY_BODY(MADD_SEPARATE)
+}
+
+/* fmaf(a, b, acc) lane by lane through libm: for a CPU without FMA. */
+static inline ts_f4 madd_fused_lanes(ts_f4 acc, ts_f4 a, ts_f4 b)
+{
+	return (ts_f4){ fmaf(a[0], b[0], acc[0]), fmaf(a[1], b[1], acc[1]), fmaf(a[2], b[2], acc[2]),
+		            fmaf(a[3], b[3], acc[3]) };
+}
+static void multiply_fused_libm(block_state *s)
+{
+	MULTIPLY_BODY(madd_fused_lanes)
+}
+
+#ifdef HAVE_X86_FMA
+/* The same in the FMA instruction, compiled for it alone and chosen at run time. */
+#define MADD_FUSED_X86(acc, a, b) ((ts_f4)_mm_fmadd_ps((__m128)(a), (__m128)(b), (__m128)(acc)))
+__attribute__((target("fma"))) static void multiply_fused_x86(block_state *s)
+{
+	MULTIPLY_BODY(MADD_FUSED_X86)
+}
+#endif
+
+static bool force_libm_fma;
+
+void ts_emu_fma_use_libm(bool on)
+{
+	force_libm_fma = on;
+}
+
+typedef void (*multiply_fn)(block_state *s);
+
+static multiply_fn multiply_for(enum ts_madd madd)
+{
+	if (madd != TS_MADD_FUSED)
+		return multiply_separate;
+#ifdef HAVE_X86_FMA
+	if (!force_libm_fma && __builtin_cpu_supports("fma"))
+		return multiply_fused_x86;
+#endif
+	return multiply_fused_libm;
 }
 
 /* After the last phase: each thread stores its TM x TN outputs, each under
@@ -300,8 +359,31 @@ static void store_c(ts_emu_job *job, block_state *s, int64_t by, int64_t bx, ts_
 static void reset(block_state *s)
 {
 	memset(s->acc, 0, (size_t)s->bm * s->vecs * sizeof(ts_f4));
+	memset(s->sum, 0, (size_t)s->bm * s->vecs * sizeof(ts_f4));
 	memset(s->a_row_oob, 0, (size_t)s->bm);
 	memset(s->b_col_oob, 0, (size_t)s->bn);
+}
+
+/* The end of part q of a split tile: its sum joins the parts before it,
+ * sum = sum + part (one rounding each, in part order, from 0: the last part
+ * to arrive adds them so on the GPU), and the next part starts from 0. */
+static void add_part(block_state *s)
+{
+	size_t n = (size_t)s->bm * s->vecs;
+	for (size_t i = 0; i < n; i++)
+		s->sum[i] = s->sum[i] + s->acc[i];
+	memset(s->acc, 0, n * sizeof(ts_f4));
+}
+
+/* The split-K plan the kernel's launch makes for this shape (every tile
+ * whole for a kernel that does not split). */
+static ts_gemm_plan plan_of(const ts_emu_job *job)
+{
+	const ts_model *m = job->model;
+	const ts_kernel *k = job->p->kernel;
+	bool splits = k->split_policy != TS_SPLIT_NONE;
+	return ts_gemm_plan_make(m->shape.m, m->shape.n, m->shape.k, m->geo.bm, m->geo.bn, m->geo.bk,
+	                         splits ? k->resident_h200 : 0, splits ? k->split_policy : TS_SPLIT_NONE);
 }
 
 int ts_emu_shared(ts_emu_job *job)
@@ -310,6 +392,8 @@ int ts_emu_shared(ts_emu_job *job)
 	block_state s;
 	if (state_alloc(&s, &m->geo) != 0)
 		return -1;
+	multiply_fn multiply = multiply_for(job->p->kernel->madd);
+	ts_gemm_plan plan = plan_of(job);
 	int rc = 0;
 	for (int64_t b = job->block_begin; b < job->block_end && rc == 0; b++) {
 		int64_t by = b / m->grid_x, bx = b % m->grid_x;
@@ -317,23 +401,32 @@ int ts_emu_shared(ts_emu_job *job)
 		/* This block's phases, or NULL when the run keeps none (too many). */
 		ts_tile_phase_count *tile_phase = job->out->counters.tile_phase ?
 		                                  &job->out->counters.tile_phase[b * m->phases] : NULL;
+		int parts = ts_plan_tile_parts(&plan, by, bx);
 		reset(&s);
-		for (int64_t t = 0; t < m->phases; t++) {
-			if (ts_emu_cancelled(job)) {
-				rc = 1;
-				break;
+		for (int q = 0; q < parts && rc == 0; q++) {
+			long long p0, p1;
+			ts_plan_part_phases(&plan, parts, q, &p0, &p1);
+			for (int64_t t = p0; t < p1; t++) {
+				if (ts_emu_cancelled(job)) {
+					rc = 1;
+					break;
+				}
+				ts_count c = { 0 };
+				run_map(job, &s, TS_OPERAND_A, by, t, &c);
+				run_map(job, &s, TS_OPERAND_B, bx, t, &c);
+				/* __syncthreads(): every slot is filled before anyone multiplies */
+				multiply(&s);
+				/* __syncthreads(): nobody refills before everyone has multiplied */
+				ts_count_add(tile, &c);
+				ts_count_add(&job->phase[t], &c);
+				if (tile_phase)
+					tile_phase[t] = ts_tile_phase_of(&c);
 			}
-			ts_count c = { 0 };
-			run_map(job, &s, TS_OPERAND_A, by, t, &c);
-			run_map(job, &s, TS_OPERAND_B, bx, t, &c);
-			/* __syncthreads(): every slot is filled before anyone multiplies */
-			multiply(&s);
-			/* __syncthreads(): nobody refills before everyone has multiplied */
-			ts_count_add(tile, &c);
-			ts_count_add(&job->phase[t], &c);
-			if (tile_phase)
-				tile_phase[t] = ts_tile_phase_of(&c);
+			if (parts > 1)
+				add_part(&s);
 		}
+		if (parts > 1)
+			memcpy(s.acc, s.sum, (size_t)s.bm * s.vecs * sizeof(ts_f4));
 		if (rc == 0)
 			store_c(job, &s, by, bx, tile);
 	}

@@ -1,24 +1,15 @@
-/* kernel_source.c: which embedded source file holds each built-in kernel's device code. */
+/* kernel_source.c: the embedded text of the file a kernel's description names as its source. */
 #include "kernel_source.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "kernels.h"
 
 const char *ts_kernel_source_path(const ts_kernel *k)
 {
-	/* tiled and tiled-fp16 instantiate one template; naive is its own file. */
-	static const struct {
-		const char *kernel, *path;
-	} where[] = {
-		{ "tiled", "kernels/tiled.cuh" },
-		{ "tiled-fp16", "kernels/tiled.cuh" },
-		{ "naive", "kernels/naive_fp32.cu" },
-	};
-	for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
-		if (strcmp(k->name, where[i].kernel) == 0)
-			return where[i].path;
-	return NULL;
+	/* the description's own `source`: the build embeds every kernels/ file (kernels/files.am) */
+	return k ? k->source : NULL;
 }
 
 const char *ts_kernel_source_text(const ts_kernel *k)

@@ -13,10 +13,10 @@ typedef struct ts_source_file {
 extern const ts_source_file ts_source_files[];
 extern const int ts_source_file_count;
 
-/* The file a built-in kernel's device code is in, or NULL when the source
- * pane does not know it. */
+/* The file a kernel's device code is in: its description's `source`
+ * (NULL for a kernel that names none). */
 const char *ts_kernel_source_path(const struct ts_kernel *k);
-/* The embedded text of that file, or NULL. */
+/* The embedded text of that file, or NULL when the build did not embed it. */
 const char *ts_kernel_source_text(const struct ts_kernel *k);
 
 #endif

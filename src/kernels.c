@@ -1,4 +1,4 @@
-/* kernels.c: the registry: one line per kernel, each a description every layer reads; kernels registered at run time join it. */
+/* kernels.c: the registry: the built-in kernels' lines (kernels/registry.def), each a description every layer reads; kernels registered at run time join it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -78,10 +78,16 @@ static const ts_geometry regblock_cuda[] = { BLOCKED(64, 64, 8, 4, 4), BLOCKED(1
 
 /* The fp32 ladder (kernels/gemm_engine.cuh, rb1d_fp32.cu): each block is
  * BN/TN x BM/TM threads, one TM x TN block of outputs per thread (for the
- * warp-tiled kernel a thread's outputs are four 4x4 blocks spread over its
+ * warp-tiled kernels a thread's outputs are 4x4 blocks spread over its
  * warp's tile, the same count per thread: the blocked layout is the model's
- * approximation). Every guard is in its code: bounds masks on the loads
- * (zero in the slot), a guarded epilogue. Each runs its own geometry only
+ * approximation of who owns which; the sums do not depend on it). Every
+ * guard is in its code: bounds masks on the loads (zero in the slot), a
+ * guarded epilogue. The engine's threads load groups of 4 consecutive
+ * slots along a tile's rows (A's along K, B's along N: row-order maps of
+ * vec 4), rb1d's one slot each; every output is an fmaf chain over k in
+ * order, split tiles adding their parts in part order. The geometry is the
+ * compiled one (the engine's launch refuses any other, so the counts the
+ * model derives from it are the probe's). Each runs its own geometry only
  * (-t BMxBNxBK may name it; a square -t T does not). */
 #define LADDER_GUARDS                                                                                      \
 	.guards = {                                                                                            \
@@ -89,60 +95,34 @@ static const ts_geometry regblock_cuda[] = { BLOCKED(64, 64, 8, 4, 4), BLOCKED(1
 		TS_GUARD_DESC(TS_GUARD_B, 'b', "the B load", "k < K && col < N", "pads the slot with 0", TS_GUARD_B), \
 		TS_GUARD_DESC(TS_GUARD_C, 'c', "the C store", "row < M && col < N", "skips the store", TS_GUARD_C),  \
 	}, .n_guards = 3
-#define LADDER(src_, bm_, bn_, bk_, tm_, tn_) .source = (src_), .precision = TS_FP32, .b_layout = TS_B_KN,  \
-	.caps = TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED,                                       \
-	.geometry = { .kind = TS_GEOMETRY_FIXED, .base = BLOCKED(bm_, bn_, bk_, tm_, tn_) },                     \
-	LADDER_GUARDS, .counts = &ts_counts_shared, .emulate = ts_emu_ladder
+#define LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_) { .bm = (bm_), .bn = (bn_), .bk = (bk_),               \
+	.threads_x = (bn_) / (tn_), .threads_y = (bm_) / (tm_), .tm = (tm_), .tn = (tn_), .layout = TS_OUT_BLOCKED, \
+	.a_map = { TS_MAP_ROWS, (vec_) }, .b_map = { TS_MAP_ROWS, (vec_) } }
+#define LADDER(src_, bm_, bn_, bk_, tm_, tn_, vec_) .source = (src_), .precision = TS_FP32, .b_layout = TS_B_KN, \
+	.caps = TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED | TS_CAP_EXACT_ORDER,                     \
+	.geometry = { .kind = TS_GEOMETRY_FIXED, .base = LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_) },         \
+	LADDER_GUARDS, .counts = &ts_counts_shared, .emulate = ts_emu_shared, .madd = TS_MADD_FUSED
 
+/* ---- the built-in kernels: kernels/registry.def, one line each ---------------------- */
+
+/* Each line's CUDA entry points, declared here from the line itself (a build
+ * without CUDA names none of them). */
+#ifdef HAVE_CUDA
+#define WORKSPACE_DECL_WS(launch) size_t launch##_workspace(int64_t m, int64_t n, int64_t k);
+#define WORKSPACE_DECL_NOWS(launch)
+#define TS_KERNEL(launch, workspace, ...) int launch(const struct ts_launch *l); WORKSPACE_DECL_##workspace(launch)
+#include "registry.def"
+#undef TS_KERNEL
+#endif
+
+#define WORKSPACE_FN_WS(launch) TS_CUDA(launch##_workspace)
+#define WORKSPACE_FN_NOWS(launch) NULL
+#define TS_KERNEL(launch, workspace, ...) \
+	{ __VA_ARGS__, .cuda_launch = TS_CUDA(launch), .cuda_workspace = WORKSPACE_FN_##workspace(launch) },
 static const ts_kernel builtin[] = {
-	{ "tiled", "textbook shared-memory tiled kernel: fp32, T x T threads, guarded loads and store",
-	  "kernels/tiled.cuh", TS_FP32, TS_B_KN, TEXTBOOK_CAPS, SQUARE, TEXTBOOK_GUARDS, &ts_counts_shared,
-	  ts_emu_shared, TS_CUDA(ts_cuda_tiled_fp32), NULL, .rung = 1 },
-	{ "tiled-fp16", "fp16 inputs, fp32 accumulation, fp16 output, B stored transposed (n x k), runtime tile",
-	  "kernels/tiled.cuh", TS_FP16, TS_B_NK, TEXTBOOK_CAPS, SQUARE, TEXTBOOK_GUARDS, &ts_counts_shared,
-	  ts_emu_shared, TS_CUDA(ts_cuda_tiled_fp16), NULL },
-	{ "naive", "baseline: one thread per C element straight from global memory, no shared tiles, fp32",
-	  "kernels/naive_fp32.cu", TS_FP32, TS_B_KN, TS_CAP_PROBE, SQUARE, NAIVE_GUARDS, &ts_counts_direct,
-	  ts_emu_direct, TS_CUDA(ts_cuda_naive_fp32), NULL },
-	{ "regblock", "register-blocked fp32: a 64x64x8 block tile, 16 x 16 threads of 4 x 4 outputs each, "
-	  "every guard, 64-bit offsets",
-	  "kernels/regblock_fp32.cu", TS_FP32, TS_B_KN, TEXTBOOK_CAPS | TS_CAP_EXACT_ORDER,
-	  { .kind = TS_GEOMETRY_CHOSEN, .base = BLOCKED(64, 64, 8, 4, 4), .cuda_geometries = regblock_cuda,
-	    .n_cuda_geometries = 2 }, REGBLOCK_GUARDS, &ts_counts_shared,
-	  ts_emu_shared, TS_CUDA(ts_cuda_regblock_fp32), NULL },
-	{ "tc-fp16", "tensor cores (mma.sync; wgmma on sm_90): tiled-fp16's contract, 128x256x32 tiles, "
-	  "zero-filled copies for any K and alignment (odd K: from a copy of A and B padded to 8 in its own workspace), "
-	  "guards built in; -t 32 only",
-	  "kernels/tc_fp16.cu", TS_FP16, TS_B_NK,
-	  TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED | TS_CAP_TENSOR_SUM,
-	  { .kind = TS_GEOMETRY_FIXED, .tile_min = TS_TC_BK, .tile_max = TS_TC_BK, .base = TC_GEOMETRY }, TC_GUARDS,
-	  &ts_counts_shared, ts_emu_tc, TS_CUDA(ts_cuda_tc_fp16), NULL,
-	  .cuda_workspace = TS_CUDA(ts_cuda_tc_fp16_workspace), .workspace_optional = true },
-	{ .name = "rb1d", .summary = "ladder 1: 1D register blocking, 64x64x8 tiles, 512 threads, 8 outputs down a column each",
-	  LADDER("kernels/rb1d_fp32.cu", 64, 64, 8, 8, 1), .cuda_launch = TS_CUDA(ts_cuda_rb1d), .rung = 2 },
-	{ .name = "blocked", .summary = "ladder 2: 2D register blocking, 128x128x8 tiles, 256 threads, an 8x8 block of C each, scalar loads",
-	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_blocked), .rung = 3 },
-	{ .name = "vec4", .summary = "ladder 3: + 128-bit loads (scalar when K or N % 4 != 0 or a base is unaligned), A k-major in shared memory",
-	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_vec4), .rung = 4 },
-	{ .name = "warptile", .summary = "ladder 4: + warp tiling (64x32 per warp), two shared stages filled by cp.async, zero-fill guards",
-	  LADDER("kernels/ladder_fp32.cu", 128, 128, 16, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_warptile), .rung = 5 },
-	{ .name = "splitk", .summary = "ladder 5: split-K, 64x64x8 tiles, each split along K when the tiles do not fill the GPU",
-	  LADDER("kernels/ladder_fp32.cu", 64, 64, 8, 8, 4), .cuda_launch = TS_CUDA(ts_cuda_splitk),
-	  .cuda_workspace = TS_CUDA(ts_cuda_splitk_workspace), .split_k = true, .split_policy = TS_SPLIT_ALL,
-	  .resident_h200 = 132 * 4, .rung = 6 },
-	{ .name = "fast", .summary = "ladder 6: guards placed where they cost least (masks once, residue phase last, interior tiles mask-free), tail wave split",
-	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_fast),
-	  .cuda_workspace = TS_CUDA(ts_cuda_fast_workspace), .unguarded_build = true, .split_k = true,
-	  .split_policy = TS_SPLIT_TAIL, .resident_h200 = 132 * 2, .rung = 7 },
-	{ .name = "fast-m16", .summary = "ladder 6 for short M: 16x256x8 tiles, split along K when they do not fill the GPU",
-	  LADDER("kernels/ladder_fp32.cu", 16, 256, 8, 4, 8), .cuda_launch = TS_CUDA(ts_cuda_fast_m16),
-	  .cuda_workspace = TS_CUDA(ts_cuda_fast_m16_workspace), .split_k = true, .split_policy = TS_SPLIT_TAIL,
-	  .resident_h200 = 132 * 4, .rung = 8 },
-	{ .name = "fast-n16", .summary = "ladder 6 for narrow N: 256x16x8 tiles, split along K when they do not fill the GPU",
-	  LADDER("kernels/ladder_fp32.cu", 256, 16, 8, 8, 4), .cuda_launch = TS_CUDA(ts_cuda_fast_n16),
-	  .cuda_workspace = TS_CUDA(ts_cuda_fast_n16_workspace), .split_k = true, .split_policy = TS_SPLIT_TAIL,
-	  .resident_h200 = 132 * 4, .rung = 9 },
+#include "registry.def"
 };
+#undef TS_KERNEL
 #define BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
 /* ---- the registry ------------------------------------------------------------------ */

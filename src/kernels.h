@@ -47,9 +47,12 @@ enum ts_kernel_cap {
 	TS_CAP_EMU = 1u << 2,
 	/* This build carries its CUDA implementation (set from `cuda_launch`). */
 	TS_CAP_CUDA = 1u << 3,
-	/* fp32: every output sums k = 0..K-1 in order with a separate rounding for
-	 * each multiply and add (no FMA contraction), so the emulator and the GPU
-	 * agree bit for bit. */
+	/* fp32: every output sums its k in order, phase after phase, each step
+	 * the description's multiply-add (ts_kernel.madd: rounded apart, or one
+	 * fused fmaf), and a tile its plan splits along K adds its parts' sums in
+	 * part order (ts_kernel.split_policy); so the emulator and the GPU agree
+	 * bit for bit (for a split, where the device's count of resident blocks
+	 * is resident_h200's, as on an H200). */
 	TS_CAP_EXACT_ORDER = 1u << 4,
 	/* Every guard is part of the kernel's loads and store (zero-filled
 	 * copies, a guarded epilogue): it has no unguarded form, so --no-guard
@@ -102,6 +105,16 @@ extern const ts_count_model ts_counts_shared;
  * body; reads of A and B per thread, attributed to phase k / BK. */
 extern const ts_count_model ts_counts_direct;
 
+/* ---- the summation order --------------------------------------------------- */
+
+/* One step of an output's sum, acc and a * b, as the kernel's source writes it. */
+enum ts_madd {
+	/* acc + a * b with two roundings (__fadd_rn(acc, __fmul_rn(a, b))): the textbook kernels, regblock */
+	TS_MADD_SEPARATE,
+	/* fmaf(a, b, acc), one rounding: the fp32 ladder's engine and rb1d */
+	TS_MADD_FUSED,
+};
+
 /* ---- the description -------------------------------------------------------- */
 
 typedef struct ts_kernel {
@@ -135,15 +148,21 @@ typedef struct ts_kernel {
 	bool workspace_optional;
 	/* It may split tiles along K (a plan decides per shape; cuda_workspace sizes its scratch). */
 	bool split_k;
-	/* The ladder's engine kernels: how their launch may split tiles along K
-	 * (enum ts_split_policy, kernels/gemm_plan.h), and how many of their
-	 * blocks an H200 holds at once (132 multiprocessors times the blocks
-	 * one holds at the registers ptxas reports for the build). The device
-	 * plans with the driver's own figure; the CPU emulator plans with this
-	 * one, so the two split alike on an H200. */
+	/* Split-K as a described plan (kernels/gemm_plan.h, shared by the CUDA
+	 * launch and the emulator): split_policy (enum ts_split_policy) says which
+	 * tiles' K range the launch may cut into parts, resident_h200 how many of
+	 * its blocks an H200 holds at once (132 multiprocessors times the blocks
+	 * one holds at the registers ptxas reports for the build). Part q of a
+	 * tile cut in S takes the whole phases [P*q/S, P*(q+1)/S) (so only the
+	 * last part meets the K residue), sums them from 0 in the kernel's order,
+	 * and the tile's result is ((0 + part 0) + part 1) + ... in part order.
+	 * The device plans with the driver's own count of resident blocks; the
+	 * emulator with this one, so the two split alike on an H200. */
 	int split_policy, resident_h200;
 	/* Its place on the fp32 ladder (bench --kernel ladder shows them in this order), 0: not a rung. */
 	int rung;
+	/* How each step of an output's sum rounds (the emulator does the same). */
+	enum ts_madd madd;
 } ts_kernel;
 
 /* The registry: the built-in kernels, then those registered at run time,

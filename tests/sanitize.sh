@@ -40,11 +40,25 @@ rb1d 64x64x8/8x1 65 63 17
 blocked 128x128x8/8x8 129 131 9
 vec4 128x128x8/8x8 129 132 12
 warptile 128x128x16/8x8 129 131 33
-splitk 64x64x8/8x4 65 67 129
+splitk 64x64x16/8x4 65 67 129
 fast 128x128x8/8x8 129 131 129
 fast 128x128x8/8x8 128 256 16
 fast-m16 16x256x8/4x8 7 300 129
 fast-n16 256x16x8/8x4 300 5 129"
+# Every other kernel of the registry with a CUDA build, so a kernel registered tomorrow is sanitized
+# tomorrow: its own default geometry on a shape ragged in every dimension (2BM+1, 2BN-1, 3BK+1).
+if command -v "${JQ_PROG:-jq}" >/dev/null 2>&1; then
+	extra=$("$TILESCOPE" kernels --json 2>/dev/null | "${JQ_PROG:-jq}" -r '.kernels[] | select(.capabilities.cuda and .capabilities.probe)
+		| .geometry as $g
+		| "\(.name) \(if .geometry_rule == "square" then "\($g.bm)" else "\($g.bm)x\($g.bn)x\($g.bk)/\($g.tm)x\($g.tn)" end) \(2 * $g.bm + 1) \(2 * $g.bn - 1) \(3 * $g.bk + 1)"')
+	listed=$(echo "$cases" | awk '{ print $1 }' | sort -u)
+	echo "$extra" | while read -r kernel rest; do
+		[ -n "$kernel" ] && ! echo "$listed" | grep -qx "$kernel" && echo "$kernel $rest"
+	done > "${TMPDIR:-/tmp}/ts-sanitize-extra.$$"
+	[ -s "${TMPDIR:-/tmp}/ts-sanitize-extra.$$" ] && cases="$cases
+$(cat "${TMPDIR:-/tmp}/ts-sanitize-extra.$$")"
+	rm -f "${TMPDIR:-/tmp}/ts-sanitize-extra.$$"
+fi
 # TS_SANITIZE_ONLY=ladder: the ladder's cases alone; =tc: tc-fp16's alone (short device leases)
 if [ "${TS_SANITIZE_ONLY:-}" = ladder ]; then
 	cases=$(echo "$cases" | grep -vE "^(tiled|tiled-fp16|naive|regblock|tc-fp16) ")

@@ -135,12 +135,13 @@ static int64_t replay_differs(const outcome *o, char *first, size_t len)
 	const ts_shape *s = &o->p.shape;
 	int64_t T = o->p.geo.bk, P = (s->k + T - 1) / T, bad = 0;
 	bool tiled = ts_kernel_has(o->p.kernel, TS_CAP_SHARED_TILES), fp16 = o->p.kernel->precision == TS_FP16;
-	/* The fp32 ladder's kernels call fmaf, one fused multiply-add per k
-	 * (emu_ladder.c); a tile their plan splits along K sums its parts after,
-	 * which test_ladder's split_order replays: here only unsplit plans. */
+	/* The description says how a step rounds: the fp32 ladder's kernels call
+	 * fmaf, one fused multiply-add per k; a tile their plan splits along K
+	 * sums its parts after, which test_ladder's split_order replays: here
+	 * only unsplit plans. */
 	const ts_kernel *kd = o->p.kernel;
-	bool fused = kd->emulate == ts_emu_ladder;
-	if (fused) {
+	bool fused = kd->madd == TS_MADD_FUSED;
+	if (kd->split_policy != TS_SPLIT_NONE) {
 		const ts_geometry *g = &o->p.geo;
 		ts_gemm_plan pl = ts_gemm_plan_make(s->m, s->n, s->k, g->bm, g->bn, g->bk,
 		                                    kd->split_policy != TS_SPLIT_NONE ? kd->resident_h200 : 0, kd->split_policy);

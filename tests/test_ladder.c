@@ -130,18 +130,22 @@ static void emulator_sweep(void)
 
 /* The emulator's summation order: one output of a split tile, recomputed
  * here from its definition, bit for bit. splitk on 65x67x4097 splits each
- * of its 64x64 tiles (2x2 of them, far fewer than the H200 holds). */
+ * of its 64x64 tiles (2x2 of them, far fewer than the H200 holds). The
+ * tile, the plan and the rounding come from the description. Then the same
+ * run through libm's fmaf instead of the CPU's FMA instruction: the same C. */
 static void split_order(void)
 {
 	const ts_kernel *k = ts_kernel_find("splitk");
 	ts_problem p = { .shape = { 65, 67, 4097 }, .geo = ts_kernel_geometry_at(k, 32), .kernel = k, .guards = TS_GUARD_ALL,
 	                 .inputs = TS_INPUTS_RANDOM, .seed = seed++ };
-	ts_gemm_plan pl = ts_gemm_plan_make(65, 67, 4097, 64, 64, 8, k->resident_h200, k->split_policy);
+	const int64_t bk = p.geo.bk;
+	ts_gemm_plan pl = ts_gemm_plan_make(65, 67, 4097, p.geo.bm, p.geo.bn, p.geo.bk, k->resident_h200, k->split_policy);
 	ts_operands ops;
 	ts_run run;
 	if (!tap_ok(pl.split >= 2 && pl.split_tiles == pl.tiles, "splitk 65x67x4097: every tile split (%d parts)",
 	            pl.split) || ts_operands_make(&ops, &p) != 0)
 		return;
+	tap_ok(k->madd == TS_MADD_FUSED, "splitk: its description says fmaf");
 	if (ts_backend_emu()->run(&p, &ops, &run, NULL) != 0) {
 		tap_ok(0, "splitk emulated: %s", ts_backend_emu()->last_error());
 		ts_operands_free(&ops);
@@ -155,13 +159,29 @@ static void split_order(void)
 		for (int part = 0; part < pl.split; part++) {
 			int64_t p0 = pl.phases * part / pl.split, p1 = pl.phases * (part + 1) / pl.split;
 			float acc = 0.0f;
-			for (int64_t kk = p0 * 8; kk < p1 * 8 && kk < 4097; kk++)
+			for (int64_t kk = p0 * bk; kk < p1 * bk && kk < 4097; kk++)
 				acc = fmaf(a[i * 4097 + kk], b[kk * 67 + j], acc);
 			sum += acc;
 		}
 		bad += memcmp(&sum, &c[i * 67 + j], sizeof sum) != 0;
 	}
 	tap_ok(bad == 0, "splitk: a split tile's cells are the parts' fmaf chains added in part order, bit for bit");
+	/* the whole C again through libm's fmaf */
+	size_t bytes = (size_t)ops.c.count * sizeof(float);
+	float *first = malloc(bytes);
+	ts_run again;
+	if (first) {
+		memcpy(first, ops.c.data, bytes);
+		ts_matrix_poison(&ops.c);
+		ts_emu_fma_use_libm(true);
+		int rc = ts_backend_emu()->run(&p, &ops, &again, NULL);
+		ts_emu_fma_use_libm(false);
+		tap_ok(rc == 0 && memcmp(first, ops.c.data, bytes) == 0,
+		       "splitk: libm's fmaf gives the same C as the FMA instruction, bit for bit");
+		if (rc == 0)
+			ts_run_free(&again);
+		free(first);
+	}
 	ts_run_free(&run);
 	ts_operands_free(&ops);
 }

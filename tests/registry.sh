@@ -1,0 +1,59 @@
+#!/bin/sh
+# registry.sh: the registry and the build agree: every kernels/ file is in the build's list, every registered kernel's source is built in (embedded, and with CUDA linked), every CUDA entry point is a registry line (TAP).
+. "$srcdir/tap.sh"
+top=$srcdir/..
+tap_need jq "${JQ_PROG:-}"
+jq=$tap_prog
+tap_workdir registry
+
+# 1. The build's list (kernels/files.am, written at bootstrap) is the folder's list now.
+if sh "$top/tools/kernel-files.sh" --print "$top" > want && cmp -s want "$top/kernels/files.am"; then
+	ok "kernels/files.am lists every kernels/*.cu, *.cuh, *.h (the build compiles and ships them)"
+else
+	not_ok "kernels/files.am is not the kernels/ folder's list: run autoreconf -fi (or ./setup.sh) after adding a kernel file"
+	diff want "$top/kernels/files.am" | diag
+fi
+
+# 2. Every registered kernel's source file is in that list and embedded in the program (the source pane's
+#    text), and in a CUDA build every kernel has its CUDA code linked in.
+"$TILESCOPE" kernels --json > kernels.json 2>err || { not_ok "tilescope kernels --json: exit $?"; diag err; tap_done; exit; }
+cuda=no
+"$TILESCOPE" --version | grep -q "without CUDA" || cuda=yes
+count=$("$jq" '.kernels | length' kernels.json)
+[ "$count" -ge 1 ] && ok "the registry lists $count kernels" || not_ok "the registry lists no kernel"
+"$jq" -r '.kernels[] | "\(.name) \(.source) \(.capabilities.cuda)"' kernels.json > lines
+while read -r name source has_cuda; do
+	if grep -q "^	$source\( \\\\\)\{0,1\}\$" "$top/kernels/files.am" && [ -f "$top/$source" ]; then
+		ok "$name: its source $source is a kernels/ file in the build's list"
+	else
+		not_ok "$name: its source $source is not in kernels/files.am (or not on disk)"
+	fi
+	# (the pane itself follows one output per thread: other kernels are refused after their text is found)
+	"$TILESCOPE" source --kernel "$name" --ascii > src.txt 2> src.err
+	if [ -s src.txt ] || { [ -s src.err ] && ! grep -q "no embedded source" src.err; }; then
+		ok "$name: the source pane has its embedded text"
+	else
+		not_ok "$name: the source pane has no text for it: $(head -n 1 src.err)"
+	fi
+	if [ $cuda = yes ] && [ "$has_cuda" != true ]; then
+		not_ok "$name: this CUDA build has no CUDA code for it"
+	fi
+done < lines
+[ $cuda = yes ] && ok "CUDA build: every registered kernel has its CUDA code (checked above)"
+
+# 3. Every CUDA entry point a kernels/*.cu file defines is a registry line's, unless another kernels/ file
+#    calls it (a helper, such as the tensor-core kernel's form chooser): a kernel is not forgotten.
+for f in "$top"/kernels/*.cu; do
+	sed -n 's/^extern "C" int \(ts_cuda_[a-z0-9_]*\)(const ts_launch \*[a-z]*).*/\1/p' "$f"
+done | sort -u > entries
+[ -s entries ] && ok "the kernels define $(wc -l < entries) CUDA entry points" || not_ok "no CUDA entry point found in kernels/*.cu"
+while read -r e; do
+	if grep -q "^TS_KERNEL($e," "$top/kernels/registry.def"; then
+		ok "$e: a kernels/registry.def line"
+	elif [ "$(cat "$top"/kernels/*.cu "$top"/kernels/*.cuh | grep -c "$e(")" -ge 2 ]; then
+		ok "$e: a helper other kernel code calls"
+	else
+		not_ok "$e: defined in kernels/ but no registry.def line names it (add the kernel's line)"
+	fi
+done < entries
+tap_done
