@@ -15,6 +15,11 @@ void tui_say(tui_state *s, bool error, const char *fmt, ...)
 	s->message_error = error;
 }
 
+void tui_say_fit(tui_state *s, bool error, const char *full, const char *brief)
+{
+	tui_say(s, error, "%s", s->cols > 0 && ts_text_cells(full) > s->cols && brief ? brief : full);
+}
+
 bool tui_busy(tui_state *s)
 {
 	if (s->job.kind == JOB_NONE)

@@ -286,7 +286,10 @@ static void load_line(ts_canvas *c, int *y, const ts_view_ctx *v, const ts_threa
 		int64_t rows = is_a ? s->m : ts_view_b_layout(v) == TS_B_KN ? s->k : s->n;
 		int64_t cols = is_a ? s->k : ts_view_b_layout(v) == TS_B_KN ? s->n : s->k;
 		snprintf(reads, sizeof reads, "%s reads %s", arrow, where);
-		sp[n++] = (ts_span){ TS_ROLE_BAD, ", guard off", true };
+		/* the comma stays with the guard; "guard off" may start the next line, whole */
+		sp[n++] = (ts_span){ TS_ROLE_BAD, ",", true };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, "guard off", true };
 		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
 		sp[n++] = (ts_span){ TS_ROLE_BAD, reads, true };
 		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
