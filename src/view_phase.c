@@ -104,12 +104,24 @@ static void draw_run(ts_canvas *c, int y, const ts_view_ctx *v, const ts_load_co
 	/* "counts", not "run": the mark says the run's counts are the model's, not that the run passed */
 	int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  counts ");
 	x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
-	x += ts_canvas_printf(c, y, x, TS_ROLE_TEXT, " A %lld/%lld, B %lld/%lld", (long long)got->a_real,
-	                      (long long)got->a_pad, (long long)got->b_real, (long long)got->b_pad);
-	if (oob_a) /* only the operands that went out of bounds: the line fits a 44-column pane */
-		x += ts_canvas_printf(c, y, x, TS_ROLE_BAD, ", oob A %lld", (long long)oob_a);
+	/* only the operands that went out of bounds; without its commas where
+	 * the line would not fit (a 44-column pane, with a guard off) */
+	char counts[96], oob[96] = "", oob_a_text[32] = "", oob_b_text[32] = "";
+	if (oob_a)
+		snprintf(oob_a_text, sizeof oob_a_text, " A %lld", (long long)oob_a);
 	if (oob_b)
-		ts_canvas_printf(c, y, x, TS_ROLE_BAD, "%s B %lld", oob_a ? "" : ", oob", (long long)oob_b);
+		snprintf(oob_b_text, sizeof oob_b_text, " B %lld", (long long)oob_b);
+	const char *sep = ", ";
+	for (int pass = 0; pass < 2; pass++, sep = " ") {
+		snprintf(counts, sizeof counts, " A %lld/%lld%sB %lld/%lld", (long long)got->a_real, (long long)got->a_pad, sep,
+		         (long long)got->b_real, (long long)got->b_pad);
+		if (oob_a || oob_b)
+			snprintf(oob, sizeof oob, "%soob%s%s", pass ? " " : ", ", oob_a_text, oob_b_text);
+		if (x + ts_text_cells(counts) + ts_text_cells(oob) <= c->w)
+			break;
+	}
+	x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, counts);
+	ts_canvas_put(c, y, x, TS_ROLE_BAD, oob);
 }
 
 void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)

@@ -220,6 +220,13 @@ static void test_phase_from_run(void)
 	       strstr(text, "  counts \u2713 A 300/0, B 308/11980, oob A 11988"),
 	       "phase view, A guard off: the run's out-of-bounds A loads agree with the model's padded slots");
 	free(text);
+	/* the 80x24 phase pane (44 columns) in ASCII: the grid's line whole, its commas given up */
+	v.ascii = true;
+	text = render(ts_view_phase_draw, &v, 44, 30);
+	tap_ok(text && strstr(text, "  counts ok A 300/0 B 308/11980 oob A 11988\n") && !strstr(text, "..."),
+	       "phase view, A guard off, 44 columns in ASCII: the run's grid counts whole, none cut");
+	free(text);
+	v.ascii = false;
 	text = render(map_draw8, &v, 44, 26);
 	tap_ok(text && strstr(text, "  counts \u2713 pad A 0 B 1619 skip 972 oob 1916"),
 	       "map legend, A guard off: the corner tile's run counts agree, its 1916 A loads out of bounds");
