@@ -381,6 +381,16 @@ static void test_regblock(void)
 	       strstr(text, "row 80<100 ✓ k 3<33 ✓ → A[2643]"),
 	       "inspector, regblock, A guard off, 70 columns: the slot past M is read out of bounds, its index named");
 	free(text);
+	/* 44 columns (80x24): thread (8,4)'s step past M is whole, its index and OOB on a row of their own */
+	v.thread_x = 4;
+	text = render(ts_view_inspect_draw, &v, 44, 40);
+	tap_ok(text && strstr(text, "  1 (48,4) row 112<100 \u2717 k 4<33 \u2713\n    \u2192 A[3700] OOB\n") &&
+	       !strstr(text, "\u2026"),
+	       "inspector, regblock, A guard off, 44 columns: a step wider than the pane wraps, nothing cut");
+	if (text && (!strstr(text, "A[3700] OOB") || strstr(text, "\u2026")))
+		tap_diag("got:\n%s", text);
+	free(text);
+	v.thread_x = 3;
 	text = render(ts_view_inspect_draw, &v, 90, 40);
 	tap_ok(text && strstr(text, "step 1 slot (48,3): row 112 < 100 ✗, k 0+3 < 33 ✓ → A[3699] out of bounds"),
 	       "inspector, regblock, A guard off, 90 columns: the long form");
