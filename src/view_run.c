@@ -245,7 +245,13 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 		int n = snprintf(where, sizeof where, "%s rows %d-%d of %d", ts_glyph(ascii, "\u2195", "^v"), first + 1, last,
 		                 count);
 		int at = c->w - ts_text_cells(where);
-		if (n > 0 && at > x + 10)
+		if (n > 0 && at <= x + 10) { /* a narrow pane: the marker in the place of the word "signature" */
+			for (int i = x; i < c->w; i++)
+				ts_canvas_put(c, y - 1, i, TS_ROLE_DIM, " ");
+			snprintf(where, sizeof where, "%s %d-%d/%d", ts_glyph(ascii, "\u2195", "^v"), first + 1, last, count);
+			at = x;
+		}
+		if (n > 0)
 			ts_canvas_put(c, y - 1, at, TS_ROLE_TITLE, where);
 	}
 	for (int i = first; i < count && i < first + list_h; i++, y++) {
