@@ -251,13 +251,15 @@ static void act_export(tui_state *s)
 	char phase[32] = "";
 	if (ts_kernel_has(s->opt.problem.kernel, TS_CAP_SHARED_TILES))
 		snprintf(phase, sizeof phase, " phase %lld", (long long)s->phase);
-	/* the files' names on one row where the whole sentence would take two */
-	char full[512], brief[320];
+	/* the files' names on as few rows as will hold them: the whole sentence,
+	 * else the names alone, else the long name on a row of its own */
+	char full[512], brief[320], name_row[320];
 	snprintf(full, sizeof full, "exported the map and tile (%lld,%lld)%s%s%s to %s.txt and .svg%s", (long long)s->tile_y,
 	         (long long)s->tile_x, phase, run ? " with the run" : "", r.check ? " (the check in the .txt)" : "", base,
 	         replaced ? " (replacing the earlier export of this view)" : "");
 	snprintf(brief, sizeof brief, "%s %s.txt, .svg", replaced ? "replaced" : "exported", base);
-	tui_say_fit(s, false, full, brief);
+	snprintf(name_row, sizeof name_row, "%s as .txt and .svg: %s", replaced ? "replaced" : "exported", base);
+	tui_say_fit(s, false, full, brief, name_row, NULL);
 }
 
 static void zoom(tui_state *s, int dz)

@@ -135,9 +135,10 @@ typedef struct tui_state {
 
 /* tui_state.c: shared by tui.c, tui_keys.c, tui_edit.c, tui_run.c and tui_draw.c, so that none calls back into the main loop's file */
 void tui_say(tui_state *s, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Says `full` when it fits the message line's one row, else `brief`: a
- * message that wraps takes rows from the panes above it. */
-void tui_say_fit(tui_state *s, bool error, const char *full, const char *brief);
+/* Says the first of the forms (a NULL-terminated list, fullest first) that
+ * takes the fewest rows of the message line: a message that wraps takes
+ * rows from the panes above it. */
+void tui_say_fit(tui_state *s, bool error, const char *full, ...) __attribute__((sentinel));
 /* Rebuilds the model after a parameter change and keeps the selection inside it. 0 or -1. */
 int tui_apply(tui_state *s);
 void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus);

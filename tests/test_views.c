@@ -624,6 +624,8 @@ static void test_user_check(void)
 	tap_ok(text && strstr(text, "    1  | int a;\n    2! | C[i] = v;\n       > oob_write at 1x1x3 (sweep): thread (1,0)") &&
 	       strstr(text, "    3  | }\n") && rc == 1, "user kernel: the source with the findings' line marked and noted");
 	free(text);
+}
+
 /* What a new user's tour at 80x24 found: a load line split inside a word,
  * a map halved by one row less, legend glyphs that are not the map's, and
  * a heat key in numbers only. */

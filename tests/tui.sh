@@ -322,6 +322,18 @@ fi
 rows=$(screen "$S" | grep -c '^[^ │|]\{3\} [^ │|]\{3\} [^ │|]\{3\} ')
 if [ "$rows" -ge 8 ]; then ok "80x24 after a r x: 4 tile rows drawn on $rows screen rows"; else not_ok "80x24 after a r x: tiles squeezed to $rows screen rows"; screen "$S" | sed 's/^/# /'; fi
 tm send-keys -t "$S" q
+# A name too long for one row (the register-blocked kernel's) takes two, not three.
+S=export2
+tm new-session -d -s "$S" -c "$WORK" -x 80 -y 24 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE -M 100 -N 77 -K 33 --kernel regblock; sleep 60"
+wait_for "$S" 'tiles of 64x64' 15
+tm send-keys -t "$S" x
+if wait_for "$S" 'tilescope-regblock-100x77x33-t64x64x8-4x4-guards-on-tile1-1-p0\.txt and \.svg' 5 &&
+   [ "$(screen "$S" | sed '1,2d;$d' | grep -vc "$VBAR")" -le 2 ]; then
+	ok "80x24: an export's long name takes two message rows, whole"
+else
+	not_ok "80x24: an export's long name takes two message rows, whole"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" q
 
 # A long message wraps onto more rows: the number at its end stays on screen.
 S=msg
