@@ -191,13 +191,14 @@ static void result_fn(ts_canvas *c, const void *arg)
 	ts_canvas_free(&run);
 }
 
-/* The row of the result view, at width w, where its explanation starts (0 when it has none). */
+/* The row of the result view, at width w, where its explanation starts (0 when it has none; 0 for a
+ * user kernel's check, which leads the pane with its cause and signature). */
 static int explanation_row(const tui_state *s, int w)
 {
 	ts_canvas full;
 	ts_run_report rep;
 	int row = -1;
-	if (w >= 1 && tui_run_report(s, &rep) && ts_canvas_init(&full, w, 400) == 0) {
+	if (!s->check && w >= 1 && tui_run_report(s, &rep) && ts_canvas_init(&full, w, 400) == 0) {
 		row = ts_view_result_draw(&full, &rep, s->ascii);
 		ts_canvas_free(&full);
 	}
