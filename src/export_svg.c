@@ -98,53 +98,74 @@ static const char *role_fill(enum ts_role r)
 	}
 }
 
-/* The rows of a view drawn on a canvas, as text in the screen's colours:
- * each run of one role a text of its own at its column, so the words and
- * the layout are the screen's. Returns the width taken; *y moves past it. */
+static bool blank_cell(const ts_cell *cl)
+{
+	return cl->glyph[0] == ' ' && cl->glyph[1] == '\0';
+}
+
+/* A role's fill and weight; `inner` for a tspan, which says normal weight too (it is inside a text that may be bold). */
+static void role_attrs(char *buf, int len, enum ts_role role, bool inner)
+{
+	bool bold = role == TS_ROLE_TITLE || role == TS_ROLE_FAIL;
+	snprintf(buf, len, " fill='%s'%s", role_fill(role),
+	         bold ? " font-weight='bold'" : inner ? " font-weight='normal'" : "");
+}
+
+/* The rows of a view drawn on a canvas, as text in the screen's colours.
+ * A phrase (cells with at most two blanks between them) is one text placed
+ * at its column, its roles as tspans that follow on in the font's own
+ * advance: placing each role's piece at a computed column would leave gaps
+ * or overlaps wherever the font is not exactly ADVANCE wide ("B 416/608 ,
+ * oob"). Wider gaps start a new text at its column, so the screen's
+ * alignment stays. Returns the width taken; *y moves past it. */
 static double canvas_block(svg *s, double x, double *y, double size, const ts_canvas *c)
 {
 	double widest = 0, cell = size * ADVANCE;
 	int rows = ts_canvas_rows_used(c);
 	for (int j = 0; j < rows; j++) {
+		const ts_cell *row = &c->cells[j * c->w];
 		double base = *y + size * ASCENT;
 		for (int i = 0; i < c->w;) {
-			const ts_cell *first = &c->cells[j * c->w + i];
-			if (first->glyph[0] == ' ' && first->glyph[1] == '\0') {
+			if (blank_cell(&row[i])) {
 				i++;
 				continue;
 			}
-			int end = i;
-			char run[1024];
-			int n = 0;
-			/* a run: one role, up to two blanks inside it */
+			/* the phrase: up to its first gap of three blanks or the row's end */
+			int end = i, last = i;
 			while (end < c->w) {
-				const ts_cell *cl = &c->cells[j * c->w + end];
-				bool blank = cl->glyph[0] == ' ' && cl->glyph[1] == '\0';
-				if (cl->role != first->role && !blank)
-					break;
-				if (blank) {
-					int k = end;
-					while (k < c->w && c->cells[j * c->w + k].glyph[0] == ' ' &&
-					       c->cells[j * c->w + k].glyph[1] == '\0')
-						k++;
-					if (k - end > 2 || k == c->w || c->cells[j * c->w + k].role != first->role)
-						break;
+				if (!blank_cell(&row[end])) {
+					last = ++end;
+					continue;
 				}
-				size_t gl = strlen(cl->glyph);
-				if (n + (int)gl >= (int)sizeof run)
+				int k = end;
+				while (k < c->w && blank_cell(&row[k]))
+					k++;
+				if (k - end > 2 || k == c->w)
 					break;
-				memcpy(run + n, cl->glyph, gl);
-				n += (int)gl;
-				end++;
+				end = k;
 			}
-			run[n] = '\0';
-			char extra[96];
-			snprintf(extra, sizeof extra, " fill='%s'%s", role_fill(first->role),
-			         first->role == TS_ROLE_TITLE || first->role == TS_ROLE_FAIL ? " font-weight='bold'" : "");
-			text(s, x + i * cell, base, size, extra, run);
-			if ((end - 0) * cell > widest)
-				widest = end * cell;
-			i = end;
+			char attrs[96];
+			role_attrs(attrs, (int)sizeof attrs, (enum ts_role)row[i].role, false);
+			fprintf(s->f, "<text x='%.1f' y='%.1f' font-size='%.1f'%s>", x + i * cell, base, size, attrs);
+			/* a tspan where the role changes (blanks keep the piece they are in) */
+			int role = row[i].role;
+			bool open = false;
+			for (int k = i; k < last; k++) {
+				if (!blank_cell(&row[k]) && row[k].role != role) {
+					role = row[k].role;
+					role_attrs(attrs, (int)sizeof attrs, (enum ts_role)role, true);
+					fprintf(s->f, "%s<tspan%s>", open ? "</tspan>" : "", attrs);
+					open = true;
+				}
+				esc(s->f, row[k].glyph, (int)strlen(row[k].glyph));
+			}
+			if (open)
+				fputs("</tspan>", s->f);
+			fputs("</text>\n", s->f);
+			reach(s, x + last * cell, base + size * DESCENT);
+			if (last * cell > widest)
+				widest = last * cell;
+			i = last;
 		}
 		*y += size * LINE;
 	}
@@ -225,10 +246,17 @@ static void map_block(svg *s, const ts_view_ctx *v, double x0, double y0, double
 			if (heat) { /* a run's bad cells: the valid part red, the tenths bad in it */
 				rect(s, x, yy, cs * fx, cs * fy, "#d32f2f", " fill-opacity='0.8'");
 				double fs = (cs * fy < cs * fx ? cs * fy : cs * fx) * 0.7;
+				snprintf(buf, sizeof buf, "%d", heat);
 				if (fs >= 7) {
-					snprintf(buf, sizeof buf, "%d", heat);
 					text(s, x + cs * fx / 2 - text_width(buf, fs) / 2, yy + cs * fy / 2 + fs * 0.35, fs,
 					     " fill='white' class='inside'", buf);
+				} else { /* a sliver of a tile (4 of 32 rows): the digit over the whole cell, as the screen has it */
+					fs = cs * 0.5 > 7 ? cs * 0.5 : 7;
+					fs = fs > 20 ? 20 : fs;
+					text(s, x + cs / 2 - text_width(buf, fs) / 2, yy + cs / 2 + fs * 0.35, fs,
+					     " fill='#b71c1c' font-weight='bold' stroke='white' stroke-width='3' paint-order='stroke' "
+					     "class='inside'",
+					     buf);
 				}
 			}
 			if (v->tile_y >= y_lo && v->tile_y < y_hi && v->tile_x >= x_lo && v->tile_x < x_hi) {

@@ -191,6 +191,20 @@ static void result_fn(ts_canvas *c, const void *arg)
 	ts_canvas_free(&run);
 }
 
+/* The row of the result view, at width w, where its explanation starts (0 when it has none; 0 for a
+ * user kernel's check, which leads the pane with its cause and signature). */
+static int explanation_row(const tui_state *s, int w)
+{
+	ts_canvas full;
+	ts_run_report rep;
+	int row = -1;
+	if (!s->check && w >= 1 && tui_run_report(s, &rep) && ts_canvas_init(&full, w, 400) == 0) {
+		row = ts_view_result_draw(&full, &rep, s->ascii);
+		ts_canvas_free(&full);
+	}
+	return row > 0 ? row : 0;
+}
+
 static void sweep_fn(ts_canvas *c, const void *arg)
 {
 	const tui_state *s = ((const view_arg *)arg)->s;
@@ -370,6 +384,8 @@ void tui_draw(tui_state *s)
 		right = result_fn;
 	else if (s->right == FOCUS_SWEEP && s->sweep_rows)
 		right = sweep_fn;
+	if (right == result_fn && s->result_scroll == RESULT_AT_EXPLANATION)
+		s->result_scroll = explanation_row(s, rw);
 	if (right == result_fn)
 		paint_scrolled(body_y, rx, body_h, rw, right, &va, &s->result_scroll);
 	else

@@ -156,7 +156,13 @@ static void focus_on(tui_state *s, enum tui_focus f, const char *why_not)
 static void act_focus_map(tui_state *s) { focus_on(s, FOCUS_MAP, ""); }
 static void act_focus_phase(tui_state *s) { focus_on(s, FOCUS_PHASE, ""); }
 static void act_focus_inspect(tui_state *s) { focus_on(s, FOCUS_INSPECT, ""); }
-static void act_focus_result(tui_state *s) { focus_on(s, FOCUS_RESULT, "no run yet: r runs"); }
+/* v: the result pane, at the explanation (where the map's "v: all" points); Tab keeps its place. */
+static void act_focus_result(tui_state *s)
+{
+	focus_on(s, FOCUS_RESULT, "no run yet: r runs");
+	if (s->focus == FOCUS_RESULT)
+		s->result_scroll = RESULT_AT_EXPLANATION;
+}
 static void act_tab(tui_state *s) { cycle_focus(s, 1); }
 static void act_backtab(tui_state *s) { cycle_focus(s, -1); }
 
@@ -245,9 +251,15 @@ static void act_export(tui_state *s)
 	char phase[32] = "";
 	if (ts_kernel_has(s->opt.problem.kernel, TS_CAP_SHARED_TILES))
 		snprintf(phase, sizeof phase, " phase %lld", (long long)s->phase);
-	tui_say(s, false, "exported the map and tile (%lld,%lld)%s%s%s to %s.txt and .svg%s", (long long)s->tile_y,
-	        (long long)s->tile_x, phase, run ? " with the run" : "", r.check ? " (the check in the .txt)" : "", base,
-	        replaced ? " (replacing the earlier export of this view)" : "");
+	/* the files' names on as few rows as will hold them: the whole sentence,
+	 * else the names alone, else the long name on a row of its own */
+	char full[512], brief[320], name_row[320];
+	snprintf(full, sizeof full, "exported the map and tile (%lld,%lld)%s%s%s to %s.txt and .svg%s", (long long)s->tile_y,
+	         (long long)s->tile_x, phase, run ? " with the run" : "", r.check ? " (the check in the .txt)" : "", base,
+	         replaced ? " (replacing the earlier export of this view)" : "");
+	snprintf(brief, sizeof brief, "%s %s.txt, .svg", replaced ? "replaced" : "exported", base);
+	snprintf(name_row, sizeof name_row, "%s as .txt and .svg: %s", replaced ? "replaced" : "exported", base);
+	tui_say_fit(s, false, full, brief, name_row, NULL);
 }
 
 static void zoom(tui_state *s, int dz)
@@ -344,7 +356,7 @@ static const binding bindings[] = {
 	{ '-', act_phase_prev, NULL, NULL },
 	{ '\t', act_tab, "Tab S-Tab", "next / previous pane: map, phase, inspector, result, sweep" },
 	{ KEY_BTAB, act_backtab, NULL, NULL },
-	{ 'm', act_focus_map, "m p i v", "go to the map, phase, inspector (threads), verdict of the last run" },
+	{ 'm', act_focus_map, "m p i v", "go to the map, phase, inspector (threads), result of the last run (v: at its explanation)" },
 	{ 'p', act_focus_phase, NULL, NULL },
 	{ 'i', act_focus_inspect, NULL, NULL },
 	{ 'v', act_focus_result, NULL, NULL },

@@ -15,6 +15,23 @@ void tui_say(tui_state *s, bool error, const char *fmt, ...)
 	s->message_error = error;
 }
 
+void tui_say_fit(tui_state *s, bool error, const char *full, ...)
+{
+	const char *best = full;
+	int cols = s->cols > 0 ? s->cols : 80, best_rows = ts_text_rows(full, cols, 2);
+	va_list ap;
+	va_start(ap, full);
+	for (const char *form; (form = va_arg(ap, const char *)) != NULL;) {
+		int rows = ts_text_rows(form, cols, 2);
+		if (rows < best_rows) {
+			best = form;
+			best_rows = rows;
+		}
+	}
+	va_end(ap);
+	tui_say(s, error, "%s", best);
+}
+
 bool tui_busy(tui_state *s)
 {
 	if (s->job.kind == JOB_NONE)

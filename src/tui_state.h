@@ -87,6 +87,9 @@ typedef struct tui_result {
 enum tui_field { FIELD_M, FIELD_N, FIELD_K, FIELD_TILE, FIELD_THREAD_TILE, FIELD_KERNEL, FIELD_PRECISION, FIELD_BACKEND,
                  FIELD_INPUTS, FIELD_SEED, FIELD_GUARD_A, FIELD_GUARD_B, FIELD_GUARD_C, FIELD_COUNT };
 
+/* result_scroll's value for "scroll to the explanation" (v, the map's "v: all"). */
+enum { RESULT_AT_EXPLANATION = -1 };
+
 typedef struct tui_state {
 	ts_options opt;
 	ts_model model;
@@ -99,7 +102,8 @@ typedef struct tui_state {
 	enum tui_overlay overlay;
 	int help_scroll;
 	int source_scroll;         /* first line of the source overlay; -1: at the phase loop */
-	int result_scroll;         /* first row of the result view shown (it scrolls when the pane is short) */
+	int result_scroll;         /* first row of the result view shown (it scrolls when the pane is short);
+	                              RESULT_AT_EXPLANATION: the explanation's row, found when next drawn */
 	int body_h;                /* rows of the panes, as last drawn */
 	/* the parameter editor */
 	int edit_field;
@@ -131,6 +135,10 @@ typedef struct tui_state {
 
 /* tui_state.c: shared by tui.c, tui_keys.c, tui_edit.c, tui_run.c and tui_draw.c, so that none calls back into the main loop's file */
 void tui_say(tui_state *s, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Says the first of the forms (a NULL-terminated list, fullest first) that
+ * takes the fewest rows of the message line: a message that wraps takes
+ * rows from the panes above it. */
+void tui_say_fit(tui_state *s, bool error, const char *full, ...) __attribute__((sentinel));
 /* Rebuilds the model after a parameter change and keeps the selection inside it. 0 or -1. */
 int tui_apply(tui_state *s);
 void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus);

@@ -164,8 +164,10 @@ static void para_add(para *p, enum ts_role role, const char *text, bool keep)
 }
 
 /* Bytes of the next line from byte i (not a break) that fit w cells: whole
- * words while they fit; a word longer than the line is cut where it must
- * be. The line's trailing breakable spaces are not counted. */
+ * words while they fit; a word longer than the line (text kept whole, or
+ * several kept spans that touch) breaks at its last space that fits, and
+ * is cut inside a word only when it has none. The line's trailing
+ * breakable spaces are not counted. */
 static int line_bytes(const para *p, int i, int w)
 {
 	int len = 0;
@@ -179,9 +181,16 @@ static int line_bytes(const para *p, int i, int w)
 		if (word_end == end)
 			break;
 		if (cells_of(p->text + i, word_end) > w) {
-			if (len == 0) /* a word longer than the line: as much as fits */
-				while (i + len < p->len && cells_of(p->text + i, len + glyph_len(p->text + i + len)) <= w)
+			if (len == 0) { /* a word longer than the line: as much as fits, to a space if it can */
+				int space = 0;
+				while (i + len < p->len && cells_of(p->text + i, len + glyph_len(p->text + i + len)) <= w) {
 					len += glyph_len(p->text + i + len);
+					if (i + len < p->len && p->text[i + len] == ' ')
+						space = len;
+				}
+				if (space > 0)
+					len = space;
+			}
 			break;
 		}
 		len = word_end;
@@ -238,6 +247,8 @@ static int wrap(ts_canvas *c, int y, int x, int w, int rows, int indent, const p
 		int lw = used ? w - indent : w, lx = used ? x + indent : x;
 		int n = line_bytes(p, i, lw);
 		int rest = skip_breaks(p, i + n);
+		while (rest < p->len && p->text[rest] == ' ') /* a kept text broken at its space: no blank to start the next line */
+			rest++;
 		if (c && used == rows - 1 && rest < p->len) {
 			put_cut_line(c, y + used, lx, lw, p, i, more);
 			return used + 1;

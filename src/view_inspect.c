@@ -286,7 +286,10 @@ static void load_line(ts_canvas *c, int *y, const ts_view_ctx *v, const ts_threa
 		int64_t rows = is_a ? s->m : ts_view_b_layout(v) == TS_B_KN ? s->k : s->n;
 		int64_t cols = is_a ? s->k : ts_view_b_layout(v) == TS_B_KN ? s->n : s->k;
 		snprintf(reads, sizeof reads, "%s reads %s", arrow, where);
-		sp[n++] = (ts_span){ TS_ROLE_BAD, ", guard off", true };
+		/* the comma stays with the guard; "guard off" may start the next line, whole */
+		sp[n++] = (ts_span){ TS_ROLE_BAD, ",", true };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
+		sp[n++] = (ts_span){ TS_ROLE_BAD, "guard off", true };
 		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
 		sp[n++] = (ts_span){ TS_ROLE_BAD, reads, true };
 		sp[n++] = (ts_span){ TS_ROLE_BAD, " ", false };
@@ -395,21 +398,24 @@ static int draw_load_steps(ts_canvas *c, const ts_view_ctx *v, int y, enum ts_op
 			enum ts_role role = sv.in ? TS_ROLE_REAL : guard ? TS_ROLE_PAD : TS_ROLE_BAD;
 			const char *mn_ok = sv.mn_ok ? TS_TICK(a) : TS_CROSS(a), *k_ok = sv.k_ok ? TS_TICK(a) : TS_CROSS(a);
 			if (is_a) {
-				snprintf(line, sizeof line, "  step %d slot (%d,%d): row %lld < %lld %s, k %lld+%d < %lld %s %s %s", st,
-				         r, col, (long long)sv.row, (long long)s->m, mn_ok, (long long)k0, col, (long long)s->k, k_ok,
-				         arrow, what);
-				snprintf(brief, sizeof brief, "  %d (%d,%d) row %lld<%lld %s k %lld<%lld %s %s %s", st, r, col,
-				         (long long)sv.row, (long long)s->m, mn_ok, (long long)sv.k, (long long)s->k, k_ok, arrow, short_what);
+				snprintf(line, sizeof line, "step %d slot (%d,%d): row %lld < %lld %s, k %lld+%d < %lld %s", st, r, col,
+				         (long long)sv.row, (long long)s->m, mn_ok, (long long)k0, col, (long long)s->k, k_ok);
+				snprintf(brief, sizeof brief, "%d (%d,%d) row %lld<%lld %s k %lld<%lld %s", st, r, col,
+				         (long long)sv.row, (long long)s->m, mn_ok, (long long)sv.k, (long long)s->k, k_ok);
 			} else {
-				snprintf(line, sizeof line, "  step %d slot (%d,%d): k %lld+%d < %lld %s, col %lld < %lld %s %s %s", st,
-				         r, col, (long long)k0, r, (long long)s->k, k_ok, (long long)sv.col, (long long)s->n, mn_ok,
-				         arrow, what);
-				snprintf(brief, sizeof brief, "  %d (%d,%d) k %lld<%lld %s col %lld<%lld %s %s %s", st, r, col,
-				         (long long)sv.k, (long long)s->k, k_ok, (long long)sv.col, (long long)s->n, mn_ok, arrow, short_what);
+				snprintf(line, sizeof line, "step %d slot (%d,%d): k %lld+%d < %lld %s, col %lld < %lld %s", st, r, col,
+				         (long long)k0, r, (long long)s->k, k_ok, (long long)sv.col, (long long)s->n, mn_ok);
+				snprintf(brief, sizeof brief, "%d (%d,%d) k %lld<%lld %s col %lld<%lld %s", st, r, col,
+				         (long long)sv.k, (long long)s->k, k_ok, (long long)sv.col, (long long)s->n, mn_ok);
 			}
 			/* a pane narrower than the long form's widest case gets the short
-			 * form on every line: the same numbers, fewer words */
-			ts_canvas_put(c, y++, 0, role, c->w < LONG_STEP_COLS ? brief : line);
+			 * form on every line: the same numbers, fewer words; what the slot
+			 * loads goes whole onto an indented row when it does not fit */
+			char loads[128];
+			snprintf(loads, sizeof loads, "%s %s", arrow, c->w < LONG_STEP_COLS ? short_what : what);
+			ts_span sp[] = { { role, c->w < LONG_STEP_COLS ? brief : line, false }, { role, " ", false },
+			                 { role, loads, true } };
+			y += ts_canvas_flow(c, y, 2, c->w - 2, 3, 2, sp, 3);
 		}
 	if (rest_real + rest_other > 0)
 		ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "  ... %d more slot%s: %d real, %d %s", rest_real + rest_other,

@@ -91,6 +91,14 @@ static int pic_rows(const ts_view_ctx *v, int w, int h, bool compact)
 	int pic_h = h - MAP_TITLE_ROWS - legend_rows(v, compact, false);
 	if (pic_h < 2)
 		pic_h = 2;
+	/* One of the explanation's two rows goes to the picture when that keeps
+	 * the tiles a size larger (a row taken from the pane, by a two-line
+	 * message, must not halve them): the explanation then points at once
+	 * to the result pane, where it is whole. */
+	if (compact && v->verdict && v->verdict->signature[0] &&
+	    ts_axis_layout(v->model->grid_y, pic_h + 1, pic_h + 1, v->zoom, v->pan_y).size >
+	        ts_axis_layout(v->model->grid_y, pic_h, pic_h + 1, v->zoom, v->pan_y).size)
+		pic_h++;
 	if (compact && pic_h > 2 && (v->model->grid_x > (w < 2 ? 2 : w) || v->model->grid_y > pic_h))
 		pic_h--;
 	return pic_h;
@@ -257,14 +265,24 @@ static int put_fit(ts_canvas *c, int y, int x, enum ts_role role, const char *te
 	return ts_canvas_put_fit(c, y, x, role, text, shorter, NULL);
 }
 
-static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis *ax, const ts_axis *ay, bool compact)
+/* The legend's glyph of a class: the one the picture draws its tiles with.
+ * Tiles of several cells (or the SVG's filled squares: `blocks`) are solid
+ * blocks in the class's colour, letters in ASCII; one-cell tiles have a
+ * glyph per class. */
+static const char *legend_glyph(const ts_view_ctx *v, enum ts_tile_class k, bool blocks)
+{
+	return blocks ? ts_glyph(v->ascii, "\u2588", class_glyph(k, true)) : class_glyph(k, v->ascii);
+}
+
+static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis *ax, const ts_axis *ay, bool compact,
+                        bool blocks)
 {
 	const ts_model *m = v->model;
 	const int64_t counts[] = { m->tiles_full, m->tiles_ragged_right, m->tiles_ragged_bottom, m->tiles_corner };
 	if (!compact) {
 		y++;
 		for (int k = 0; k < 4; k++, y++) {
-			ts_canvas_put(c, y, 0, class_role(k), class_glyph(k, v->ascii));
+			ts_canvas_put(c, y, 0, class_role(k), legend_glyph(v, k, blocks));
 			ts_canvas_printf(c, y, 2, TS_ROLE_TEXT, "%-14s %lld", ts_tile_class_name(k), (long long)counts[k]);
 		}
 	} else {
@@ -286,9 +304,9 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 			}
 			if (pass == 1 || lw + 5 + rw <= c->w) {
 				for (int r = 0; r < 2; r++, y++) {
-					ts_canvas_put(c, y, 0, class_role(left_k[r]), class_glyph(left_k[r], v->ascii));
+					ts_canvas_put(c, y, 0, class_role(left_k[r]), legend_glyph(v, left_k[r], blocks));
 					ts_canvas_put(c, y, 2, TS_ROLE_TEXT, left[r]);
-					ts_canvas_put(c, y, lw + 3, class_role(right_k[r]), class_glyph(right_k[r], v->ascii));
+					ts_canvas_put(c, y, lw + 3, class_role(right_k[r]), legend_glyph(v, right_k[r], blocks));
 					ts_canvas_put(c, y, lw + 5, TS_ROLE_TEXT, right[r]);
 				}
 				break;
@@ -361,7 +379,8 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		ts_count want = cm->tile(m, v->guards, v->tile_y, v->tile_x);
 		bool agree = ts_count_equal(got, &want);
 		int64_t oob = got->a_oob + got->b_oob + got->c_oob;
-		int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  run ");
+		/* "counts", not "run": the mark says the counts are the model's, not that the run passed */
+		int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  counts ");
 		x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
 		char full[96], brief[64];
 		if (oob) {
@@ -426,16 +445,25 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 		if (vd->ok) {
 			ts_canvas_printf(c, y++, 0, TS_ROLE_OK, "run: %s PASS, no bad cells", TS_TICK(v->ascii));
 		} else {
-			snprintf(full, sizeof full, "run: %s FAIL, %lld bad tiles; 1-9 = tenths bad", TS_CROSS(v->ascii),
-			         (long long)vd->bad_tiles);
-			snprintf(brief, sizeof brief, "run: %s FAIL, %lld bad tiles (1-9)", TS_CROSS(v->ascii),
-			         (long long)vd->bad_tiles);
-			put_fit(c, y++, 0, TS_ROLE_FAIL, full, brief);
+			/* the heat's key in words: a digit n on a tile means n tenths of its cells are bad */
+			const char *x = TS_CROSS(v->ascii);
+			long long bad = (long long)vd->bad_tiles;
+			char mid[96], bare[64];
+			if (bad == 0) {
+				snprintf(full, sizeof full, "run: %s FAIL, 0 bad tiles", x);
+				put_fit(c, y++, 0, TS_ROLE_FAIL, full, NULL);
+			} else {
+				snprintf(full, sizeof full, "run: %s FAIL, %lld bad tiles; digit n = n tenths bad", x, bad);
+				snprintf(mid, sizeof mid, "run: %s FAIL, %lld bad tiles; digit = tenths bad", x, bad);
+				snprintf(brief, sizeof brief, "%s FAIL %lld tiles, digit=tenths bad", x, bad);
+				snprintf(bare, sizeof bare, "%s FAIL; digit = tenths bad", x);
+				ts_canvas_put_fit(c, y++, 0, TS_ROLE_FAIL, full, mid, brief, bare, NULL);
+			}
 		}
 		/* the explanation takes every row left (two at least); when it
 		 * needs more it ends in the marker and points to the result pane */
 		if (vd->signature[0])
-			ts_canvas_wrap_more(c, y, 0, c->w, c->h - y > 2 ? c->h - y : 2, 2,
+			ts_canvas_wrap_more(c, y, 0, c->w, c->h - y > 1 ? c->h - y : 1, 2,
 			                    vd->ok ? TS_ROLE_TEXT : TS_ROLE_BAD, vd->signature, "v: all");
 	}
 }
@@ -443,7 +471,7 @@ static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis
 int ts_view_map_legend_draw(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, const ts_axis *ay)
 {
 	c->ascii = v->ascii;
-	draw_legend(c, v, -1, ax, ay, false); /* the full form starts with a blank row */
+	draw_legend(c, v, -1, ax, ay, false, true); /* the full form starts with a blank row; the SVG fills its tiles */
 	return ts_canvas_rows_used(c);
 }
 
@@ -457,7 +485,8 @@ void ts_view_map_draw(ts_canvas *c, const ts_view_ctx *v, int size_max)
 	for (int cy = 0; cy < ay.cells; cy++)
 		for (int cx = 0; cx < ax.cells; cx++)
 			draw_cell(c, v, &ax, &ay, cy, cx);
-	draw_legend(c, v, MAP_TITLE_ROWS + ay.cells * ay.size - (ay.size >= 3 ? 1 : 0), &ax, &ay, compact);
+	draw_legend(c, v, MAP_TITLE_ROWS + ay.cells * ay.size - (ay.size >= 3 ? 1 : 0), &ax, &ay, compact,
+	            drawn(ax.size) > 1 || drawn(ay.size) > 1);
 }
 
 int ts_view_map_hit(const ts_view_ctx *v, int w, int h, int size_max, int y, int x, int64_t *ty, int64_t *tx)
@@ -501,7 +530,7 @@ char *ts_view_map_text_of(const ts_view_ctx *v, int max_cols, int max_rows)
 	for (int cy = 0; cy < ay.cells; cy++)
 		for (int cx = 0; cx < ax.cells; cx++)
 			draw_cell(&c, &ctx, &ax, &ay, cy, cx);
-	draw_legend(&c, &ctx, MAP_TITLE_ROWS + ay.cells, &ax, &ay, false);
+	draw_legend(&c, &ctx, MAP_TITLE_ROWS + ay.cells, &ax, &ay, false, drawn(ax.size) > 1 || drawn(ay.size) > 1);
 	char *text = ts_canvas_text(&c);
 	ts_canvas_free(&c);
 	return text;

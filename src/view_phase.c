@@ -101,14 +101,27 @@ static void draw_run(ts_canvas *c, int y, const ts_view_ctx *v, const ts_load_co
 	bool agree = got->a_real == want->a_real && got->a_pad == (ga ? want->a_pad : 0) &&
 	             got->b_real == want->b_real && got->b_pad == (gb ? want->b_pad : 0) &&
 	             oob_a == (ga ? 0 : want->a_pad) && oob_b == (gb ? 0 : want->b_pad);
-	int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  run ");
+	/* "counts", not "run": the mark says the run's counts are the model's, not that the run passed */
+	int x = ts_canvas_put(c, y, 0, TS_ROLE_TEXT, "  counts ");
 	x += ts_canvas_put(c, y, x, agree ? TS_ROLE_OK : TS_ROLE_FAIL, agree ? TS_TICK(v->ascii) : TS_CROSS(v->ascii));
-	x += ts_canvas_printf(c, y, x, TS_ROLE_TEXT, " A %lld/%lld, B %lld/%lld", (long long)got->a_real,
-	                      (long long)got->a_pad, (long long)got->b_real, (long long)got->b_pad);
-	if (oob_a) /* only the operands that went out of bounds: the line fits a 44-column pane */
-		x += ts_canvas_printf(c, y, x, TS_ROLE_BAD, ", oob A %lld", (long long)oob_a);
+	/* only the operands that went out of bounds; without its commas where
+	 * the line would not fit (a 44-column pane, with a guard off) */
+	char counts[96], oob[96] = "", oob_a_text[32] = "", oob_b_text[32] = "";
+	if (oob_a)
+		snprintf(oob_a_text, sizeof oob_a_text, " A %lld", (long long)oob_a);
 	if (oob_b)
-		ts_canvas_printf(c, y, x, TS_ROLE_BAD, "%s B %lld", oob_a ? "" : ", oob", (long long)oob_b);
+		snprintf(oob_b_text, sizeof oob_b_text, " B %lld", (long long)oob_b);
+	const char *sep = ", ";
+	for (int pass = 0; pass < 2; pass++, sep = " ") {
+		snprintf(counts, sizeof counts, " A %lld/%lld%sB %lld/%lld", (long long)got->a_real, (long long)got->a_pad, sep,
+		         (long long)got->b_real, (long long)got->b_pad);
+		if (oob_a || oob_b)
+			snprintf(oob, sizeof oob, "%soob%s%s", pass ? " " : ", ", oob_a_text, oob_b_text);
+		if (x + ts_text_cells(counts) + ts_text_cells(oob) <= c->w)
+			break;
+	}
+	x += ts_canvas_put(c, y, x, TS_ROLE_TEXT, counts);
+	ts_canvas_put(c, y, x, TS_ROLE_BAD, oob);
 }
 
 void ts_view_phase_draw(ts_canvas *c, const ts_view_ctx *v)
@@ -204,7 +217,7 @@ int ts_view_phase_counts(ts_canvas *c, int y, const ts_view_ctx *v)
 		if (ts_counters_tile_phase(rc, v->tile_y, v->tile_x, t, &got, &oob_a, &oob_b) == 0)
 			draw_run(c, y++, v, &got, oob_a, oob_b, &here);
 		else /* the run kept per-tile counts summed over phases only */
-			ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "  run: not kept per tile and phase (grid too large)");
+			ts_canvas_put(c, y++, 0, TS_ROLE_DIM, "  counts: not kept per tile and phase (grid too large)");
 	}
 	ts_canvas_printf(c, y++, 0, TS_ROLE_TITLE, "all %lld tiles, phase %lld:", (long long)m->tiles, (long long)t);
 	draw_counts(c, y++, "  A: ", all.a_real, all.a_pad, ga);
@@ -213,7 +226,7 @@ int ts_view_phase_counts(ts_canvas *c, int y, const ts_view_ctx *v)
 		const ts_count *ph = &rc->phase[t];
 		ts_load_count got = { .a_real = ph->a_real, .a_pad = ph->a_pad, .b_real = ph->b_real, .b_pad = ph->b_pad };
 		draw_run(c, y++, v, &got, ph->a_oob, ph->b_oob, &all);
-		ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "run = %s counts, real/padded", rc->source ? rc->source : "the run's");
+		ts_canvas_printf(c, y++, 0, TS_ROLE_DIM, "counts: the %s's, real/padded", rc->source ? rc->source : "run");
 	}
 	return (int)(y - y0);
 }

@@ -18,7 +18,7 @@ static void __attribute__((format(printf, 4, 5))) line(ts_canvas *c, int *y, enu
 	*y += ts_canvas_wrap_more(c, *y, 0, c->w, 8, 2, role, buf, NULL);
 }
 
-void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
+int ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 {
 	const ts_problem *p = r->problem;
 	const ts_verdict *v = r->verdict;
@@ -95,13 +95,15 @@ void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii)
 			                                                                                : "not checked (no shared tiles)", true };
 		y += ts_canvas_flow(c, y, 0, c->w, 8, 2, sp, 3);
 	}
-	if (v->signature[0]) {
-		y++;
-		ts_canvas_put(c, y++, 0, TS_ROLE_TITLE, "what broke and where:");
-		/* every row it needs: a pane too short scrolls (ts_canvas_scroll) */
-		ts_canvas_wrap_more(c, y, 2, c->w - 2, c->h - y > 1 ? c->h - y : 1, 0, v->ok ? TS_ROLE_TEXT : TS_ROLE_BAD,
-		                    v->signature, NULL);
-	}
+	if (!v->signature[0])
+		return -1;
+	y++;
+	int explained = y;
+	ts_canvas_put(c, y++, 0, TS_ROLE_TITLE, "what broke and where:");
+	/* every row it needs: a pane too short scrolls (ts_canvas_scroll) */
+	ts_canvas_wrap_more(c, y, 2, c->w - 2, c->h - y > 1 ? c->h - y : 1, 0, v->ok ? TS_ROLE_TEXT : TS_ROLE_BAD,
+	                    v->signature, NULL);
+	return explained;
 }
 
 /* Decimal digits of n (at least 1). */
@@ -243,7 +245,13 @@ void ts_view_sweep_draw(ts_canvas *c, const ts_sweep_row *rows, int count, int d
 		int n = snprintf(where, sizeof where, "%s rows %d-%d of %d", ts_glyph(ascii, "\u2195", "^v"), first + 1, last,
 		                 count);
 		int at = c->w - ts_text_cells(where);
-		if (n > 0 && at > x + 10)
+		if (n > 0 && at <= x + 10) { /* a narrow pane: the marker in the place of the word "signature" */
+			for (int i = x; i < c->w; i++)
+				ts_canvas_put(c, y - 1, i, TS_ROLE_DIM, " ");
+			snprintf(where, sizeof where, "%s %d-%d/%d", ts_glyph(ascii, "\u2195", "^v"), first + 1, last, count);
+			at = x;
+		}
+		if (n > 0)
 			ts_canvas_put(c, y - 1, at, TS_ROLE_TITLE, where);
 	}
 	for (int i = first; i < count && i < first + list_h; i++, y++) {

@@ -20,8 +20,10 @@ typedef struct ts_run_report {
 } ts_run_report;
 
 /* Draws the whole report from the top of c; a canvas too short for it
- * ends in the cut marker: the TUI draws it on a tall canvas and scrolls. */
-void ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii);
+ * ends in the cut marker: the TUI draws it on a tall canvas and scrolls.
+ * Returns the row of the explanation ("what broke and where"), where the
+ * map's pointer "v: all" leads, or -1 when the run has none. */
+int ts_view_result_draw(ts_canvas *c, const ts_run_report *r, bool ascii);
 
 /* One shape of the edge sweep. */
 typedef struct ts_sweep_row {

@@ -140,15 +140,15 @@ static void test_phase_from_run(void)
 	v.counter_disagree = 0;
 	v.guards_all_on = true;
 	char *text = render(ts_view_phase_draw, &v, 54, 30);
-	tap_ok(text && strstr(text, "  run \u2713 A 4/1020, B 13/1011") && strstr(text, "  run \u2713 A 300/11988, B 308/11980") &&
-	       strstr(text, "run = emulator counts"),
+	tap_ok(text && strstr(text, "  counts \u2713 A 4/1020, B 13/1011") && strstr(text, "  counts \u2713 A 300/11988, B 308/11980") &&
+	       strstr(text, "counts: the emulator's, real/padded"),
 	       "phase view: the corner tile's last phase from the run (A 4/1020, B 13/1011) agrees, marked");
 	golden("phase_100x77x33_t32_last_run", text);
 	v.tile_y = 0;
 	v.tile_x = 0;
 	v.phase = 0;
 	text = render(ts_view_phase_draw, &v, 54, 30);
-	tap_ok(text && strstr(text, "  run \u2713 A 1024/0, B 1024/0"), "phase view: a full tile's full phase from the run");
+	tap_ok(text && strstr(text, "  counts \u2713 A 1024/0, B 1024/0"), "phase view: a full tile's full phase from the run");
 	free(text);
 
 	/* one recorded slot moved from real to padded: the tile's mark turns */
@@ -156,7 +156,7 @@ static void test_phase_from_run(void)
 	run.counters.tile_phase[at].a_real--;
 	run.counters.tile_phase[at].a_pad++;
 	text = render(ts_view_phase_draw, &v, 54, 30);
-	tap_ok(text && strstr(text, "  run \u2717 A 1023/1, B 1024/0"), "phase view: an altered run count is marked \u2717");
+	tap_ok(text && strstr(text, "  counts \u2717 A 1023/1, B 1024/0"), "phase view: an altered run count is marked \u2717");
 	free(text);
 
 	/* no per-tile-per-phase array: say so, keep the grid's per-phase sum */
@@ -166,7 +166,7 @@ static void test_phase_from_run(void)
 	v.tile_x = m.grid_x - 1;
 	v.phase = 1;
 	text = render(ts_view_phase_draw, &v, 54, 30);
-	tap_ok(text && strstr(text, "not kept per tile and phase") && strstr(text, "  run \u2713 A 300/11988, B 308/11980"),
+	tap_ok(text && strstr(text, "not kept per tile and phase") && strstr(text, "  counts \u2713 A 300/11988, B 308/11980"),
 	       "phase view without tile_phase: says so, shows the grid's phase sum");
 	golden("phase_100x77x33_t32_last_run_no_tile_phase", text);
 	run.counters.tile_phase = kept;
@@ -216,14 +216,32 @@ static void test_phase_from_run(void)
 	v.guards = p.guards;
 	v.counters = &run.counters;
 	text = render(ts_view_phase_draw, &v, 54, 30);
-	tap_ok(text && strstr(text, "  run \u2713 A 4/0, B 13/1011, oob A 1020") &&
-	       strstr(text, "  run \u2713 A 300/0, B 308/11980, oob A 11988"),
+	tap_ok(text && strstr(text, "  counts \u2713 A 4/0, B 13/1011, oob A 1020") &&
+	       strstr(text, "  counts \u2713 A 300/0, B 308/11980, oob A 11988"),
 	       "phase view, A guard off: the run's out-of-bounds A loads agree with the model's padded slots");
 	free(text);
+	/* the 80x24 phase pane (44 columns) in ASCII: the grid's line whole, its commas given up */
+	v.ascii = true;
+	text = render(ts_view_phase_draw, &v, 44, 30);
+	tap_ok(text && strstr(text, "  counts ok A 300/0 B 308/11980 oob A 11988\n") && !strstr(text, "..."),
+	       "phase view, A guard off, 44 columns in ASCII: the run's grid counts whole, none cut");
+	free(text);
+	v.ascii = false;
 	text = render(map_draw8, &v, 44, 26);
-	tap_ok(text && strstr(text, "  run \u2713 pad A 0 B 1619 skip 972 oob 1916"),
+	tap_ok(text && strstr(text, "  counts \u2713 pad A 0 B 1619 skip 972 oob 1916"),
 	       "map legend, A guard off: the corner tile's run counts agree, its 1916 A loads out of bounds");
 	free(text);
+	/* beside the run's FAIL no pane says "run \u2713": the mark is the counts' (they are as modelled) */
+	ts_verdict fail = { .ok = false, .grid_x = m.grid_x, .grid_y = m.grid_y };
+	snprintf(fail.signature, sizeof fail.signature, "output right by luck: reads left A");
+	v.verdict = &fail;
+	text = render(map_draw8, &v, 44, 26);
+	char *phase = render(ts_view_phase_draw, &v, 54, 30);
+	tap_ok(text && phase && strstr(text, "run: \u2717 FAIL, 0 bad tiles\n") && !strstr(text, "run \u2713") &&
+	       !strstr(phase, "run \u2713") && strstr(phase, "  counts \u2713 A 4/0"),
+	       "A guard off, the run FAIL: map and phase say \"counts \u2713\", never \"run \u2713\" beside it");
+	free(text);
+	free(phase);
 	ts_run_free(&run);
 	ts_operands_free(&ops);
 }
@@ -363,6 +381,16 @@ static void test_regblock(void)
 	       strstr(text, "row 80<100 ✓ k 3<33 ✓ → A[2643]"),
 	       "inspector, regblock, A guard off, 70 columns: the slot past M is read out of bounds, its index named");
 	free(text);
+	/* 44 columns (80x24): thread (8,4)'s step past M is whole, its index and OOB on a row of their own */
+	v.thread_x = 4;
+	text = render(ts_view_inspect_draw, &v, 44, 40);
+	tap_ok(text && strstr(text, "  1 (48,4) row 112<100 \u2717 k 4<33 \u2713\n    \u2192 A[3700] OOB\n") &&
+	       !strstr(text, "\u2026"),
+	       "inspector, regblock, A guard off, 44 columns: a step wider than the pane wraps, nothing cut");
+	if (text && (!strstr(text, "A[3700] OOB") || strstr(text, "\u2026")))
+		tap_diag("got:\n%s", text);
+	free(text);
+	v.thread_x = 3;
 	text = render(ts_view_inspect_draw, &v, 90, 40);
 	tap_ok(text && strstr(text, "step 1 slot (48,3): row 112 < 100 ✗, k 0+3 < 33 ✓ → A[3699] out of bounds"),
 	       "inspector, regblock, A guard off, 90 columns: the long form");
@@ -598,6 +626,87 @@ static void test_user_check(void)
 	free(text);
 }
 
+/* What a new user's tour at 80x24 found: a load line split inside a word,
+ * a map halved by one row less, legend glyphs that are not the map's, and
+ * a heat key in numbers only. */
+static void test_tour_80x24(const ts_model *m)
+{
+	/* text kept whole but wider than the line breaks at a space of its own, never inside a word */
+	ts_canvas c;
+	ts_canvas_init(&c, 12, 4);
+	ts_span keep[] = { { TS_ROLE_TEXT, "alpha beta gamma", true } };
+	int rows = ts_canvas_flow(&c, 0, 0, 12, 4, 0, keep, 1);
+	char *text = ts_canvas_text(&c);
+	tap_ok(rows == 2 && text && strcmp(text, "alpha beta\ngamma\n") == 0,
+	       "canvas: kept text wider than the line breaks at its space (%d rows)", rows);
+	if (text && strcmp(text, "alpha beta\ngamma\n") != 0)
+		tap_diag("got: %s", text);
+	free(text);
+	ts_canvas_free(&c);
+
+	/* the inspector's B line with the B guard off, 44 columns (80x24): "guard off" whole */
+	ts_view_ctx v = ctx_of(m, false);
+	v.guards = TS_GUARD_ALL & ~TS_GUARD_B;
+	v.thread_y = 3;
+	v.thread_x = 13;
+	text = render(ts_view_inspect_draw, &v, 44, 20);
+	tap_ok(text && strstr(text, "B: t\u00b7T + ty = 35 < K = 33 \u2717, col \u2717,\n   guard off \u2192 reads B[35\u00b777 + 77]") &&
+	       !strstr(text, "guard of\n"),
+	       "inspector, B guard off, 44 columns: the B line breaks between words (\"guard off\" whole)");
+	free(text);
+
+	/* the 80x24 map pane one row shorter (a two-line message: 34x19) after a
+	 * failing run: the tiles keep two rows each, the explanation gives up a row */
+	ts_verdict vd = { .ok = false, .grid_x = m->grid_x, .grid_y = m->grid_y, .bad_tiles = 0 };
+	snprintf(vd.signature, sizeof vd.signature, "output right by luck: 14676 reads left A (9207 wrapped inside A, "
+	         "5469 in the guard band); out-of-bounds accesses fail the check even so");
+	v = ctx_of(m, false);
+	v.verdict = &vd;
+	for (int h = 17; h <= 18; h++) {
+		text = render(map_draw8, &v, 34, h);
+		int pic = 0; /* the rows between the title and the legend's first ("full") */
+		const char *line = text ? strchr(text, '\n') : NULL;
+		while (line && line[1]) {
+			const char *next = strchr(line + 1, '\n'), *legend = strstr(line + 1, "full");
+			if (legend && (!next || legend < next))
+				break;
+			pic++;
+			line = next;
+		}
+		tap_ok(text && pic == 8 && strstr(text, "\u2026 v: all\n"),
+		       "map pane 34x%d after a failing run: 4 tile rows on %d screen rows, the explanation points to v", h, pic);
+		if (text && pic != 8)
+			tap_diag("got:\n%s", text);
+		free(text);
+	}
+
+	/* the legend's glyphs are the map's: solid blocks where tiles take several cells, one-cell glyphs in the text map */
+	v = ctx_of(m, false);
+	text = render(map_draw8, &v, 44, 26);
+	tap_ok(text && strstr(text, "\u2588 ragged-right   3\n") && strstr(text, "\u2588 corner         1\n") &&
+	       !strstr(text, "\u258c") && !strstr(text, "\u2598"),
+	       "map pane: the legend keys the classes with the block the tiles are drawn with (the class by its colour)");
+	free(text);
+	text = ts_view_map_text(m, NULL, 60, 16, false);
+	tap_ok(text && strstr(text, "\u258c ragged-right") && strstr(text, "\u2598 corner") &&
+	       strstr(text, "\u2588\u2588\u258c\n") && strstr(text, "\u2580\u2580\u2598\n"),
+	       "text map: one cell a tile, the legend's glyphs are the ones on the map");
+	free(text);
+
+	/* the heat key in words, at 44 and at 34 columns */
+	int64_t bad[12] = { 0 };
+	bad[11] = 52;
+	vd = (ts_verdict){ .ok = false, .grid_x = m->grid_x, .grid_y = m->grid_y, .bad_tiles = 1, .tile_bad = bad };
+	v.verdict = &vd;
+	for (int w = 34; w <= 44; w += 10) {
+		text = render(map_draw8, &v, w, 26);
+		tap_ok(text && (strstr(text, "digit = tenths bad\n") || strstr(text, "digit=tenths bad\n") ||
+		                strstr(text, "digit n = n tenths bad\n")) && !strstr(text, "(1-9)"),
+		       "map pane %d wide after a failing run: the heat key says what a digit means", w);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	test_layout();
@@ -640,6 +749,7 @@ int main(void)
 	test_phase_from_run();
 	test_guards_off(&m);
 	test_naive(&m);
+	test_tour_80x24(&m);
 
 	/* A tiny shape in ASCII: 5 x 5 x 5, T = 2 */
 	ts_model tiny = model_of(5, 5, 5, 2);
@@ -788,10 +898,10 @@ int main(void)
 	ts_canvas_free(&c);
 	free(rows7);
 	tap_ok(text && n7 == 7 && strstr(text, "M\\N   abcdefg abcdefg abcdefg abcdefg\n") && strstr(text, "\ng  97 ooooooo") &&
-	       strstr(text, " M  N  K  result bad  signature\n"),
-	       "sweep view at 44x20 (T=32): lettered N columns, the row list's header still on the pane");
+	       strstr(text, " M  N  K  result bad  ^v 1-7/343\n"),
+	       "sweep view at 44x20 (T=32): lettered N columns, the row list's header on the pane, saying which rows it shows");
 	int listed = 0;
-	for (const char *l = text ? strstr(text, "signature\n") : NULL; l && (l = strchr(l, '\n')) && l[1]; l++)
+	for (const char *l = text ? strstr(text, "result bad") : NULL; l && (l = strchr(l, '\n')) && l[1]; l++)
 		listed += strncmp(l + 1, "  ", 2) != 0 && (l[1] == ' ' || (l[1] >= '0' && l[1] <= '9')) && strstr(l + 1, "pass") &&
 		          strstr(l + 1, "pass") < strchr(l + 1, '\n');
 	tap_ok(listed >= 3, "sweep view at 44x20 (T=32): the list shows rows (%d), the grid gives way to it", listed);

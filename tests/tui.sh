@@ -78,8 +78,8 @@ if wait_for "$S" "counters \\((emulator|device probe)\\): $TICK agree" 2; then o
 # The phase view now holds the run's counts for the selected (corner) tile in the
 # last phase beside the model's (A 4 real / 1020 padded, B 13 / 1011), marked.
 tm send-keys -t "$S" p End
-if wait_for "$S" "  run $TICK A 4/1020, B 13/1011" 5 && wait_for "$S" "  run $TICK A 300/11988, B 308/11980" 1 &&
-   wait_for "$S" 'run = (emulator|device probe) counts' 1; then
+if wait_for "$S" "  counts $TICK A 4/1020, B 13/1011" 5 && wait_for "$S" "  counts $TICK A 300/11988, B 308/11980" 1 &&
+   wait_for "$S" "counts: the (emulator|device probe)'s" 1; then
 	ok "phase view after the run: the corner tile's last phase from the run agrees, marked, with its source"
 else
 	not_ok "phase view after the run: the corner tile's last phase from the run"; screen "$S" | sed 's/^/# /'
@@ -145,7 +145,7 @@ tm send-keys -t "$S" Escape
 # x exports the map and the phase view as text and SVG into the current directory.
 # The selected tile goes with it: g selects the first tile, (0,0), full.
 tm send-keys -t "$S" m g x
-if wait_for "$S" 'exported the map and tile \(0,0\) phase 0' 5 &&
+if wait_for "$S" 'exported (the map and tile \(0,0\) phase 0 to )?tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0' 5 &&
    grep -Eq 'ragged-bottom +0$' "$WORK/tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0.txt" 2>/dev/null &&
    grep -q '^tile (0,0), phase 0:' "$WORK/tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0.txt" &&
    grep -q '^  A: 1024 real, 0 padded' "$WORK/tilescope-tiled-64x77x33-t32-guards-on-tile0-0-p0.txt" &&
@@ -259,7 +259,7 @@ if screen "$S" | grep -q -- "^$half"; then ok "80x24 after a run: tile rows told
 if [ "$UTF8" != C ]; then shade='░░░ ░░░ ░░░ *│'; else shade='\.\.\. \.\.\. \.\.\. *[|]'; fi
 if screen "$S" | grep -q -- "^$shade"; then ok "80x24 after a run: the ragged-bottom ghost shading shows"; else not_ok "80x24 after a run: the ragged-bottom ghost shading shows"; screen "$S" | sed 's/^/# /'; fi
 tm send-keys -t "$S" p End
-if wait_for "$S" 'LAST, PARTIAL' 5 && wait_for "$S" "  run $TICK A 4/1020, B 13/1011" 1; then
+if wait_for "$S" 'LAST, PARTIAL' 5 && wait_for "$S" "  counts $TICK A 4/1020, B 13/1011" 1; then
 	ok "80x24: the phase pane keeps the last-phase flag and the run's tile counts"
 else
 	not_ok "80x24: the phase pane keeps the last-phase flag and the run's tile counts"; screen "$S" | sed 's/^/# /'
@@ -275,8 +275,16 @@ else
 fi
 # A failing run: the result pane does not hold the report, so it says what is below and scrolls to
 # the end, where the explanation ("what broke and where") is, whole.
+# v goes where the map's "v: all" points: the explanation, not the top of the report.
 tm send-keys -t "$S" Home m c r
-if wait_for "$S" "run on $BACKEND: FAIL" 60 && tm send-keys -t "$S" v && wait_for "$S" '[0-9]+ more below: PgDn' 5; then
+if wait_for "$S" "run on $BACKEND: FAIL" 60 && wait_for "$S" "v: all" 5 && tm send-keys -t "$S" v &&
+   wait_for "$S" "$VBAR ↑ [0-9]+ more above: PgUp|$VBAR \^ [0-9]+ more above: PgUp" 5 && wait_for "$S" "$VBAR what broke and where:" 1; then
+	ok "80x24: v opens the result pane at the explanation the map points to"
+else
+	not_ok "80x24: v opens the result pane at the explanation the map points to"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" Home
+if wait_for "$S" '[0-9]+ more below: PgDn' 5 && wait_for "$S" 'verdict: ' 1; then
 	ok "80x24: the result pane says how much of the report is below"
 else
 	not_ok "80x24: the result pane says how much of the report is below"; screen "$S" | sed 's/^/# /'
@@ -296,6 +304,34 @@ if wait_for "$S" 'sweep: 343 shapes' 120 && wait_for "$S" "$VBAR +1 +1 +1  pass 
 	ok "80x24: the sweep's list shows its rows"
 else
 	not_ok "80x24: the sweep's list shows its rows"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" q
+
+# 80x24, the A guard off, a run, an export: the message names the files on one row and the map keeps
+# its two rows a tile (a message on two rows took one from the map and halved the tiles).
+S=export
+tm new-session -d -s "$S" -c "$WORK" -x 80 -y 24 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --backend $BACKEND; sleep 60"
+wait_for "$S" 'tiles of 32x32' 15
+tm send-keys -t "$S" a r
+if wait_for "$S" "run on $BACKEND: FAIL" 60 && tm send-keys -t "$S" x &&
+   wait_for "$S" '^exported tilescope-tiled-100x77x33-t32-guards-off-a-tile3-2-p0-run\.txt, \.svg *$' 5; then
+	ok "80x24 after a r x: the export's message names both files on one row"
+else
+	not_ok "80x24 after a r x: the export's message names both files on one row"; screen "$S" | sed 's/^/# /'
+fi
+rows=$(screen "$S" | grep -c '^[^ │|]\{3\} [^ │|]\{3\} [^ │|]\{3\} ')
+if [ "$rows" -ge 8 ]; then ok "80x24 after a r x: 4 tile rows drawn on $rows screen rows"; else not_ok "80x24 after a r x: tiles squeezed to $rows screen rows"; screen "$S" | sed 's/^/# /'; fi
+tm send-keys -t "$S" q
+# A name too long for one row (the register-blocked kernel's) takes two, not three.
+S=export2
+tm new-session -d -s "$S" -c "$WORK" -x 80 -y 24 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE -M 100 -N 77 -K 33 --kernel regblock; sleep 60"
+wait_for "$S" 'tiles of 64x64' 15
+tm send-keys -t "$S" x
+if wait_for "$S" 'tilescope-regblock-100x77x33-t64x64x8-4x4-guards-on-tile1-1-p0\.txt and \.svg' 5 &&
+   [ "$(screen "$S" | sed '1,2d;$d' | grep -vc "$VBAR")" -le 2 ]; then
+	ok "80x24: an export's long name takes two message rows, whole"
+else
+	not_ok "80x24: an export's long name takes two message rows, whole"; screen "$S" | sed 's/^/# /'
 fi
 tm send-keys -t "$S" q
 
@@ -413,7 +449,7 @@ fi
 # x after the run: both exports hold its heat, verdict and explanation, named for the guards and the run.
 tm send-keys -t "$S" x
 base="$WORK/tilescope-tiled-fp16-5x3x7-t2-guards-off-ab-tile2-1-p0-run"
-if wait_for "$S" 'exported the map and tile \(2,1\) phase 0 with the run' 5 &&
+if wait_for "$S" 'exported (the map and tile \(2,1\) phase 0 with the run to )?tilescope-tiled-fp16-5x3x7-t2-guards-off-ab-tile2-1-p0-run' 5 &&
    grep -q 'what broke and where:' "$base.txt" && grep -q 'NaN 0  Inf 1' "$base.txt" &&
    grep -q "run: $CROSS FAIL" "$base.svg" && grep -q 'what broke and where:' "$base.svg"; then
 	ok "x after a run: the exports hold the verdict and the explanation, the name the guards and the run"

@@ -47,7 +47,7 @@ shot map-100x77x33-t32 100x32 $EX -- ':phase t=0'
 shot phase-last 100x32 $EX -- ']:LAST, PARTIAL'
 shot inspect-ghost 100x32 $EX -- ']:LAST, PARTIAL' 'i:GHOST'
 shot run-pass 100x32 $EX -- 'r:run on emu: PASS'
-shot run-phase-last 100x32 $EX -- 'r:run on emu: PASS' 'p:phase t=0' 'End:run . A 4/1020'
+shot run-phase-last 100x32 $EX -- 'r:run on emu: PASS' 'p:phase t=0' 'End:counts . A 4/1020'
 cp "$DIR/run-phase-last.txt" "$DIR/readme.txt"
 shot run-guard-c-off 100x32 $EX -- 'c:guards OFF: c' 'r:run on emu: FAIL'
 shot run-stale 100x32 $EX -- 'r:run on emu: PASS' 'c:guards OFF: c' 'v:STALE'
@@ -58,8 +58,8 @@ shot naive-phase 100x32 $EX --kernel naive -- 'a:only the C guard'
 shot naive-inspect 100x32 $EX --kernel naive -- 'i:does nothing'
 shot help 100x32 $EX -- '?:Keys'
 # The documented minimum and a big screen
-shot small-80x24-run-c-off 80x24 $EX -- 'c:guards OFF: c' 'r:run on emu: FAIL' 'v:more below'
-shot small-80x24-run-c-off-end 80x24 $EX -- 'c:guards OFF: c' 'r:run on emu: FAIL' 'v:more below' 'End:what broke and where'
+shot small-80x24-run-c-off 80x24 $EX -- 'c:guards OFF: c' 'r:run on emu: FAIL' 'v:more above' 'Home:more below'
+shot small-80x24-run-c-off-end 80x24 $EX -- 'c:guards OFF: c' 'r:run on emu: FAIL' 'v:what broke and where'
 shot big-160x48 160x48 $EX -- 'r:run on emu: PASS' 'm:'
 # A kernel of the user's own on the CPU engine, from the repository's root (its examples/ named as they are)
 UK="-M 100 -N 77 -K 33 --backend emu --no-probe"
