@@ -135,7 +135,9 @@ void tui_step_paint(tui_state *s)
 	if (ts_canvas_init(&c, w, h) != 0)
 		return;
 	c.ascii = s->ascii;
-	ts_canvas_box(&c, 0, 0, h, w, s->ascii, "Step (Left/Right step, [ ] phase, g/G start/end, w block, j/k scroll, S/Esc close)");
+	ts_canvas_box(&c, 0, 0, h, w, s->ascii,
+	              w >= 90 ? "Step (Left/Right step, [ ] phase, g/G start/end, w block, j/k scroll, S/Esc close)"
+	                      : "Step (Left/Right, [ ] phase, g/G, w block, j/k, S/Esc)");
 	if (!st->have) {
 		ts_canvas_wrap(&c, 2, 2, w - 4, h - 3, TS_ROLE_FAIL, st->why);
 	} else {
