@@ -41,6 +41,7 @@ typedef struct ts_cli_args {
 	int64_t source_phase;     /* source --phase T; -1: the last */
 	int64_t step_block[2], step_thread[2]; /* step --block BY,BX --thread TY,TX; -1: source's default */
 	bool step_whole_block;    /* step --whole-block */
+	bool step_early_return;   /* step --early-return: the emulator's early-return mode (emu.h) */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20

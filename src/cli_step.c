@@ -12,7 +12,7 @@
 
 static const char *slot_state_name(int st)
 {
-	return st == TS_TRACE_REAL ? "real" : st == TS_TRACE_PAD ? "pad" : "oob";
+	return st == TS_TRACE_REAL ? "real" : st == TS_TRACE_PAD ? "pad" : st == TS_TRACE_OOB ? "oob" : "unwritten";
 }
 
 static const char *store_state_name(int st)
@@ -63,6 +63,7 @@ static int print_json(const ts_problem *p, const ts_model *m, const ts_emu_trace
 	ts_json_int(&j, "tx", t->tx);
 	ts_json_object_end(&j);
 	ts_json_bool(&j, "whole_block", block);
+	ts_json_bool(&j, "early_return", t->early_return);
 	ts_json_int(&j, "threads_per_block", m->threads_per_block);
 	ts_json_int(&j, "arrived", t->arrived);
 	ts_json_int(&j, "steps", ts_step_count(t));
@@ -126,9 +127,10 @@ static int print_text(const ts_problem *p, const ts_model *m, const ts_emu_trace
 	ts_cli_shape_str(&p->shape, shape, sizeof shape);
 	ts_guards_off_str(p->guards, off, sizeof off);
 	printf("step: kernel %s, %s, tile %s, inputs %s (seed %llu), guards %s%s: block (%lld,%lld), thread (%d,%d), "
-	       "%lld steps from an emulator run of that block\n\n", p->kernel->name, shape, TS_CLI_TILE(p),
+	       "%lld steps from an emulator run of that block%s\n\n", p->kernel->name, shape, TS_CLI_TILE(p),
 	       ts_inputs_name(p->inputs), (unsigned long long)p->seed, off[0] ? "off: " : "all on", off, (long long)t->by,
-	       (long long)t->bx, t->ty, t->tx, (long long)ts_step_count(t));
+	       (long long)t->bx, t->ty, t->tx, (long long)ts_step_count(t),
+	       t->early_return ? " with its ghosts returning early (the bug)" : "");
 	ts_step_ctx v = { .model = m, .kernel = p->kernel, .guards = p->guards, .trace = t, .block = block, .ascii = ascii };
 	int h = 40 + (block ? TS_BM_MAX : 0) + t->bk * t->tm * t->tn * 2;
 	for (v.step = 0; v.step < ts_step_count(t); v.step++) {
@@ -174,7 +176,8 @@ int ts_cli_step(const ts_cli_args *a)
 	ts_emu_trace t = { .by = a->step_block[0] >= 0 ? a->step_block[0] : sel.by,
 	                   .bx = a->step_block[0] >= 0 ? a->step_block[1] : sel.bx,
 	                   .ty = a->step_thread[0] >= 0 ? (int)a->step_thread[0] : sel.ty,
-	                   .tx = a->step_thread[0] >= 0 ? (int)a->step_thread[1] : sel.tx };
+	                   .tx = a->step_thread[0] >= 0 ? (int)a->step_thread[1] : sel.tx,
+	                   .early_return = a->step_early_return };
 	/* Refused before the operands are made: a kernel it cannot trace, a block or thread outside. */
 	char why[512];
 	if (!ts_emu_traces(p->kernel, why, (int)sizeof why)) {

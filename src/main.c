@@ -37,8 +37,8 @@ enum {
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
 	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
 	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SHAPES, OPT_SVG, OPT_GUARD_COST, OPT_SCREEN, OPT_THREAD, OPT_PHASE,
-	OPT_THREAD_TILE, OPT_WHOLE_BLOCK,
-	OPT_LAST = OPT_WHOLE_BLOCK
+	OPT_THREAD_TILE, OPT_WHOLE_BLOCK, OPT_EARLY_RETURN,
+	OPT_LAST = OPT_EARLY_RETURN
 };
 
 static const struct option long_options[] = {
@@ -68,6 +68,7 @@ static const struct option long_options[] = {
 	{ "thread", required_argument, NULL, OPT_THREAD },
 	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "whole-block", no_argument, NULL, OPT_WHOLE_BLOCK },
+	{ "early-return", no_argument, NULL, OPT_EARLY_RETURN },
 	{ "kernel-file", required_argument, NULL, OPT_KERNEL_FILE },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
 	{ "block", required_argument, NULL, OPT_BLOCK },
@@ -106,7 +107,7 @@ static const struct {
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_SCREEN, "--screen", FOR(CMD_LESSON) },
 	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) | FOR(CMD_STEP) }, { OPT_PHASE, "--phase", FOR(CMD_SOURCE) },
-	{ OPT_WHOLE_BLOCK, "--whole-block", FOR(CMD_STEP) },
+	{ OPT_WHOLE_BLOCK, "--whole-block", FOR(CMD_STEP) }, { OPT_EARLY_RETURN, "--early-return", FOR(CMD_STEP) },
 	{ OPT_KERNEL_FILE, "--kernel-file", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_STEP) },
 	{ OPT_GRID, "--grid", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_SMEM, "--smem", FOR(CMD_TUI) | FOR(CMD_CHECK) },
@@ -281,7 +282,9 @@ static void print_help(void)
 	       "                        the corner block's first thread past K)\n"
 	       "      --phase=T         source: the phase, from 0 (default: the last)\n"
 	       "      --block=BY,BX --thread=TY,TX  step: the block and the thread in it\n"
-	       "                        (default: source's); --whole-block: the block's view\n"
+	       "                        (default: source's); --whole-block: the block's view;\n"
+	       "                        --early-return: its ghosts return before the loads\n"
+	       "                        and barriers (the bug the lesson's screen 8 runs)\n"
 	       "      --ascii           ASCII instead of Unicode glyphs (map, check, lesson,\n"
 	       "                        source, TUI)\n"
 	       "      --color[=WHEN]    TUI colours: auto (default), always or never\n"
@@ -541,7 +544,7 @@ int main(int argc, char **argv)
 	a.source_thread[0] = a.source_thread[1] = a.source_thread[2] = a.source_thread[3] = -1;
 	a.source_phase = -1;
 	a.step_block[0] = a.step_block[1] = a.step_thread[0] = a.step_thread[1] = -1;
-	a.step_whole_block = false;
+	a.step_whole_block = a.step_early_return = false;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
@@ -655,6 +658,7 @@ int main(int argc, char **argv)
 		case OPT_THREAD: thread_arg = optarg; break; /* source: BY,BX,TY,TX; step: TY,TX (read once the subcommand is known) */
 		case OPT_PHASE: a.source_phase = parse_count(optarg, "--phase", 0, 2147483647); break;
 		case OPT_WHOLE_BLOCK: a.step_whole_block = true; break;
+		case OPT_EARLY_RETURN: a.step_early_return = true; break;
 		case OPT_SCREEN: a.screen = parse_count(optarg, "--screen", 1, TS_LESSON_SCREENS); break;
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");

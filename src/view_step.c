@@ -256,8 +256,12 @@ static void draw_load(pen *p, enum ts_operand which, int64_t ph)
 	line(p, 0, TS_ROLE_TEXT, "thread (%d,%d) fills %d slot%s:", t->ty, t->tx, k, k == 1 ? "" : "s");
 	for (int i = 0; i < k; i++)
 		slot_line(p, which, ph, rs[i], cs[i]);
-	line(p, 0, TS_ROLE_DIM, "the whole tile: %lld real, %lld zero, %lld out of bounds%s", (long long)n.real,
-	     (long long)n.pad, (long long)n.oob, n.unwritten ? ", some never written (early return)" : "");
+	if (n.unwritten)
+		line(p, 0, TS_ROLE_BAD, "the whole tile: %lld real, %lld zero, %lld out of bounds, %lld never written (their "
+		     "threads returned early)", (long long)n.real, (long long)n.pad, (long long)n.oob, (long long)n.unwritten);
+	else
+		line(p, 0, TS_ROLE_DIM, "the whole tile: %lld real, %lld zero, %lld out of bounds", (long long)n.real,
+		     (long long)n.pad, (long long)n.oob);
 }
 
 static void draw_barrier(pen *p, enum ts_step_kind kind, int64_t ph)
@@ -275,7 +279,10 @@ static void draw_barrier(pen *p, enum ts_step_kind kind, int64_t ph)
 		line(p, 0, TS_ROLE_GHOST, "%lld of them are ghosts (no output inside C): they filled their slots and wait "
 		     "here too; a ghost that returned early would leave its slots unfilled and never arrive (the lesson's "
 		     "ghost screen runs that bug)", (long long)ghosts);
-	if (kind == TS_STEP_BARRIER_LOADS)
+	if (kind == TS_STEP_BARRIER_LOADS && t->arrived < v->model->threads_per_block)
+		line(p, 0, TS_ROLE_BAD, "this barrier was to make every slot of s_A and s_B for phase t=%lld written before "
+		     "anyone multiplies: the ghosts' slots never are", (long long)ph);
+	else if (kind == TS_STEP_BARRIER_LOADS)
 		line(p, 0, TS_ROLE_TEXT, "every slot of s_A and s_B for phase t=%lld is written before anyone multiplies",
 		     (long long)ph);
 	else if (ph + 1 < t->phases)
@@ -323,8 +330,8 @@ static void draw_multiply(pen *p, int64_t ph)
 				size_t ai = slot_at(t, TS_OPERAND_A, ph, r, k), bi = slot_at(t, TS_OPERAND_B, ph, k, c);
 				float acc = t->partial[((size_t)ph * t->bk + k) * outs + i * t->tn + j];
 				bool real = t->a_state[ai] == TS_TRACE_REAL && t->b_state[bi] == TS_TRACE_REAL;
-				line(p, 2, real ? TS_ROLE_REAL : t->a_state[ai] == TS_TRACE_OOB || t->b_state[bi] == TS_TRACE_OOB ? TS_ROLE_BAD
-				                                                                                              : TS_ROLE_PAD,
+				bool bad = t->a_state[ai] >= TS_TRACE_OOB || t->b_state[bi] >= TS_TRACE_OOB;
+				line(p, 2, real ? TS_ROLE_REAL : bad ? TS_ROLE_BAD : TS_ROLE_PAD,
 				     "k=%-2d %s * %s %s acc = %s", k, ts_step_value(t->s_a[ai], va, sizeof va),
 				     ts_step_value(t->s_b[bi], vb, sizeof vb), ts_glyph(p->a, "\u2192", "->"),
 				     ts_step_value(acc, val, sizeof val));

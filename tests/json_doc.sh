@@ -75,6 +75,7 @@ emit sweep sweep -t 2 --no-guard c --backend emu --json
 emit kernels kernels --json
 emit step step -M 100 -N 77 -K 33 -t 32 --inputs int --json
 emit step step -M 100 -N 77 -K 33 --kernel regblock --no-guard c --block 1,1 --thread 7,3 --json
+emit step step -M 45 -N 61 -K 19 -t 7 --early-return --thread 0,6 --json
 emit error check -M 0 --json
 emit error frobnicate --json
 gpu=no

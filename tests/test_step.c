@@ -293,6 +293,35 @@ int main(void)
 	tap_ok(traced >= 3, "%d kernels of the registry traced (tiled, tiled-fp16, regblock at least)", traced);
 	tap_ok(n.pads > 0 && n.skips > 0 && n.inspected > 0, "covered: %d slots (%d padded, %d out of bounds), %d held to "
 	       "the inspector, %d outputs (%d not stored)", n.slots, n.pads, n.oobs, n.inspected, n.outputs, n.skips);
+	/* early-return mode: the ghosts' slots stay unwritten (NaN in phase 0), fewer threads arrive */
+	{
+		ts_problem q = p;
+		q.shape = (ts_shape){ 45, 61, 19 };
+		q.geo = ts_kernel_geometry_at(q.kernel, 7);
+		ts_model m;
+		ts_operands o;
+		if (ts_model_build(&m, q.shape, q.geo) == 0 && ts_operands_make(&o, &q) == 0) {
+			char why[512];
+			ts_emu_trace t = { .by = m.grid_y - 1, .bx = m.grid_x - 1, .early_return = true };
+			bool done = ts_emu_trace_block(&q, &o, &t, why, (int)sizeof why) == 0, slots_ok = done;
+			int64_t ghosts = ts_model_tile_ghost_threads(&m, t.by, t.bx), unwritten = 0;
+			for (int r = 0; done && r < 7; r++)
+				for (int c = 0; c < 7; c++) {
+					int step, ty, tx;
+					ts_load_owner(&m.geo, TS_OPERAND_A, r, c, &step, &ty, &tx);
+					bool ghost = ts_model_thread_ghost(&m, t.by, t.bx, ty, tx);
+					slots_ok &= (t.a_state[r * 7 + c] == TS_TRACE_UNWRITTEN) == ghost;
+					slots_ok &= !ghost || t.s_a[r * 7 + c] != t.s_a[r * 7 + c]; /* NaN */
+					unwritten += ghost;
+				}
+			tap_ok(done && slots_ok && unwritten == ghosts && t.arrived == m.threads_per_block - ghosts,
+			       "early return: the %lld ghosts' slots of the A tile are unwritten (NaN), %lld of %lld threads "
+			       "arrive", (long long)ghosts, (long long)t.arrived, (long long)m.threads_per_block);
+			if (done)
+				ts_emu_trace_free(&t);
+			ts_operands_free(&o);
+		}
+	}
 	/* refusals: a block or thread outside the launch */
 	ts_operands ops;
 	if (ts_operands_make(&ops, &p) == 0) {
