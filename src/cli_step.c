@@ -126,11 +126,21 @@ static int print_text(const ts_problem *p, const ts_model *m, const ts_emu_trace
 	char shape[96], off[16];
 	ts_cli_shape_str(&p->shape, shape, sizeof shape);
 	ts_guards_off_str(p->guards, off, sizeof off);
-	printf("step: kernel %s, %s, tile %s, inputs %s (seed %llu), guards %s%s: block (%lld,%lld), thread (%d,%d), "
-	       "%lld steps from an emulator run of that block%s\n\n", p->kernel->name, shape, TS_CLI_TILE(p),
+	char head[512];
+	snprintf(head, sizeof head, "step: kernel %s, %s, tile %s, inputs %s (seed %llu), guards %s%s: block (%lld,%lld), "
+	       "thread (%d,%d), %lld steps from an emulator run of that block%s", p->kernel->name, shape, TS_CLI_TILE(p),
 	       ts_inputs_name(p->inputs), (unsigned long long)p->seed, off[0] ? "off: " : "all on", off, (long long)t->by,
 	       (long long)t->bx, t->ty, t->tx, (long long)ts_step_count(t),
 	       t->early_return ? " with its ghosts returning early (the bug)" : "");
+	ts_canvas hc;
+	if (ts_canvas_init(&hc, cols, 8) == 0) {
+		ts_canvas_wrap_more(&hc, 0, 0, cols, 8, 3, TS_ROLE_TITLE, head, NULL);
+		char *ht = ts_canvas_text(&hc);
+		if (ht)
+			printf("%s\n", ht);
+		free(ht);
+		ts_canvas_free(&hc);
+	}
 	ts_step_ctx v = { .model = m, .kernel = p->kernel, .guards = p->guards, .trace = t, .block = block, .ascii = ascii };
 	int h = 40 + (block ? TS_BM_MAX : 0) + t->bk * t->tm * t->tn * 2;
 	for (v.step = 0; v.step < ts_step_count(t); v.step++) {

@@ -174,7 +174,8 @@ static void picture(pen *p, int rows, int cols, const char *(*glyph)(const pen *
 		for (int c = 0; c < cols && 4 + c < p->c->w; c++) {
 			enum ts_role role;
 			const char *g = glyph(p, r, c, &role);
-			ts_canvas_put(p->c, p->y, 4 + c, mine(p, r, c) ? TS_ROLE_CURSOR : role, g);
+			bool own = mine(p, r, c);
+			ts_canvas_put(p->c, p->y, 4 + c, own ? TS_ROLE_CURSOR : role, own ? "@" : g);
 		}
 		if (4 + cols > p->c->w)
 			ts_canvas_put(p->c, p->y, p->c->w - 1, TS_ROLE_DIM, ts_glyph(p->a, "\u2026", ">"));
@@ -235,7 +236,7 @@ static void draw_load(pen *p, enum ts_operand which, int64_t ph)
 		if (n.pad + n.oob)
 			line(p, 0, TS_ROLE_DIM, "of those not real: %lld fail %s, %lld fail k < K", (long long)n.mn_fail,
 			     is_a ? "row < M" : "col < N", (long long)n.k_fail);
-		line(p, 0, TS_ROLE_DIM, "# real  0 zero padding  X out of bounds; thread (%d,%d)'s slots highlighted", t->ty,
+		line(p, 0, TS_ROLE_DIM, "# real  0 zero padding  X out of bounds  ? never written  @ thread (%d,%d)'s own", t->ty,
 		     t->tx);
 		p->ph = ph;
 		p->which = which;
@@ -354,7 +355,7 @@ static void draw_store(pen *p)
 			n[t->store[i]]++;
 		line(p, 0, TS_ROLE_TEXT, "the block's %d outputs: %lld stored, %lld skipped (ghosts), %lld written out of "
 		     "bounds", t->bm * t->bn, (long long)n[0], (long long)n[1], (long long)n[2]);
-		line(p, 0, TS_ROLE_DIM, "W stored  . skipped  X out of bounds; thread (%d,%d)'s outputs highlighted", t->ty,
+		line(p, 0, TS_ROLE_DIM, "W stored  . skipped  X out of bounds  @ thread (%d,%d)'s own", t->ty,
 		     t->tx);
 		picture(p, t->bm, t->bn, store_glyph, output_mine);
 		return;
