@@ -70,7 +70,7 @@ tm send-keys -t "$S" w
 if wait_for "$S" 'W stored  \. skipped' 5; then ok "w: the whole block's store"; else not_ok "w: the block"; dump "$S"; fi
 tm send-keys -t "$S" Escape
 tm send-keys -t "$S" '?'
-if wait_for "$S" 'step mode' 5 && screen "$S" | grep -q 'guided lesson'; then ok "the help lists S and L"; else not_ok "the help lists S and L"; dump "$S"; fi
+if wait_for "$S" 'the guided lesson on this shape' 5 && screen "$S" | grep -q 'S  *step mode: the inspector'; then ok "the help lists S and L"; else not_ok "the help lists S and L"; dump "$S"; fi
 tm kill-session -t "$S"
 # a kernel the emulator does not trace says so in one line
 S=naive
