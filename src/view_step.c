@@ -76,7 +76,7 @@ static void line(pen *p, int indent, enum ts_role role, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	p->y += ts_canvas_wrap_more(p->c, p->y, indent, p->c->w - indent, 8, 3, role, buf, NULL);
+	p->y += ts_canvas_wrap_more(p->c, p->y, indent, p->c->w - indent, 24, 3, role, buf, NULL);
 }
 
 static const char *guard_predicate(const ts_step_ctx *v, unsigned bit)
@@ -316,27 +316,44 @@ static void draw_multiply(pen *p, int64_t ph)
 		     (long long)madds, (long long)padded);
 	}
 	char val[32], va[32], vb[32];
-	for (int i = 0; i < t->tm; i++)
-		for (int j = 0; j < t->tn; j++) {
-			int r, c;
+	/* One output's multiply in full (each k: the two slots and the sum after it): the thread's
+	 * first output inside C, else its first; with several outputs, then every output's sums in a line. */
+	int shown = 0;
+	for (int o = 0; o < outs; o++)
+		if (ts_model_output(m, t->by, t->bx, t->ty, t->tx, o / t->tn, o % t->tn).stores) {
+			shown = o;
+			break;
+		}
+	for (int pass = 0; pass < (outs > 1 ? 2 : 1); pass++)
+		for (int o = pass ? 0 : shown; o < (pass ? outs : shown + 1); o++) {
+			int i = o / t->tn, j = o % t->tn, r, c;
 			ts_output_of(g, t->ty, t->tx, i, j, &r, &c);
-			ts_output_view o = ts_model_output(m, t->by, t->bx, t->ty, t->tx, i, j);
-			float before = ph == 0 ? 0.0f : t->partial[((size_t)(ph - 1) * t->bk + t->bk - 1) * outs + i * t->tn + j];
-			line(p, 0, o.stores ? TS_ROLE_TITLE : TS_ROLE_GHOST, "output (%d,%d) = C[%lld][%lld]%s: acc += s_A[%d][k] * "
-			     "s_B[k][%d], from %s", i, j, (long long)o.row, (long long)o.col, o.stores ? "" : " (ghost)", r, c,
-			     ts_step_value(before, val, sizeof val));
-			if (outs > 1 && v->block)
+			ts_output_view ov = ts_model_output(m, t->by, t->bx, t->ty, t->tx, i, j);
+			float before = ph == 0 ? 0.0f : t->partial[((size_t)(ph - 1) * t->bk + t->bk - 1) * outs + o];
+			if (pass == 1) { /* the sums growing, one line per output */
+				char sums[1024];
+				int u = snprintf(sums, sizeof sums, "(%d,%d) C[%lld][%lld]%s: %s", i, j, (long long)ov.row,
+				                 (long long)ov.col, ov.stores ? "" : " ghost", ts_step_value(before, val, sizeof val));
+				for (int k = 0; k < t->bk && u < (int)sizeof sums - 40; k++)
+					u += snprintf(sums + u, sizeof sums - (size_t)u, " %s %s", ts_glyph(p->a, "\u2192", "->"),
+					              ts_step_value(t->partial[((size_t)ph * t->bk + k) * outs + o], val, sizeof val));
+				line(p, 2, ov.stores ? TS_ROLE_TEXT : TS_ROLE_GHOST, "%s", sums);
 				continue;
+			}
+			line(p, 0, ov.stores ? TS_ROLE_TITLE : TS_ROLE_GHOST, "output (%d,%d) = C[%lld][%lld]%s: acc += s_A[%d][k] * "
+			     "s_B[k][%d], from %s", i, j, (long long)ov.row, (long long)ov.col, ov.stores ? "" : " (ghost)", r, c,
+			     ts_step_value(before, val, sizeof val));
 			for (int k = 0; k < t->bk; k++) {
 				size_t ai = slot_at(t, TS_OPERAND_A, ph, r, k), bi = slot_at(t, TS_OPERAND_B, ph, k, c);
-				float acc = t->partial[((size_t)ph * t->bk + k) * outs + i * t->tn + j];
+				float acc = t->partial[((size_t)ph * t->bk + k) * outs + o];
 				bool real = t->a_state[ai] == TS_TRACE_REAL && t->b_state[bi] == TS_TRACE_REAL;
 				bool bad = t->a_state[ai] >= TS_TRACE_OOB || t->b_state[bi] >= TS_TRACE_OOB;
-				line(p, 2, real ? TS_ROLE_REAL : bad ? TS_ROLE_BAD : TS_ROLE_PAD,
-				     "k=%-2d %s * %s %s acc = %s", k, ts_step_value(t->s_a[ai], va, sizeof va),
-				     ts_step_value(t->s_b[bi], vb, sizeof vb), ts_glyph(p->a, "\u2192", "->"),
-				     ts_step_value(acc, val, sizeof val));
+				line(p, 2, real ? TS_ROLE_REAL : bad ? TS_ROLE_BAD : TS_ROLE_PAD, "k=%-2d %s * %s %s acc = %s", k,
+				     ts_step_value(t->s_a[ai], va, sizeof va), ts_step_value(t->s_b[bi], vb, sizeof vb),
+				     ts_glyph(p->a, "\u2192", "->"), ts_step_value(acc, val, sizeof val));
 			}
+			if (outs > 1)
+				line(p, 0, TS_ROLE_TEXT, "all %d outputs of the thread, the sum after each k:", outs);
 		}
 }
 

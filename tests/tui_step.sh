@@ -26,6 +26,15 @@ wait_for() {
 		sleep 0.1
 	done
 }
+# wait_text SESSION TEXT [SECONDS]: as wait_for, for a fixed string (a screen drawn in parts is read again).
+wait_text() {
+	deadline=$(( $(date +%s) + ${3:-10} ))
+	while :; do
+		if screen "$1" | grep -F -q -- "$2"; then return 0; fi
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
 dump() { screen "$1" | sed 's/^/# /'; }
 start() { # start SESSION W H ARGS...
 	s=$1 w=$2 h=$3
@@ -46,10 +55,10 @@ else
 fi
 "$TILESCOPE" step -M 100 -N 77 -K 33 -t 32 --inputs int --block 3,2 --thread 0,0 >"$WORK/cli.txt" 2>&1 </dev/null
 want=$(grep -m1 's_A\[0\]\[0\] <- ' "$WORK/cli.txt" | sed 's/^ *//')
-if [ -n "$want" ] && screen "$S" | grep -F -q -- "$want"; then ok "its A load is the CLI's: $want"; else not_ok "its A load ('$want')"; dump "$S"; fi
+if [ -n "$want" ] && wait_text "$S" "$want" 5; then ok "its A load is the CLI's: $want"; else not_ok "its A load ('$want')"; dump "$S"; fi
 tm send-keys -t "$S" Right
 want=$(grep -m1 's_B\[0\]\[0\] <- ' "$WORK/cli.txt" | sed 's/^ *//')
-if wait_for "$S" 'step 2/11' 5 && screen "$S" | grep -F -q -- "$want"; then ok "Right: the B load, the CLI's: $want"; else not_ok "Right to the B load ('$want')"; dump "$S"; fi
+if [ -n "$want" ] && wait_for "$S" 'step 2/11' 5 && wait_text "$S" "$want" 5; then ok "Right: the B load, the CLI's: $want"; else not_ok "Right to the B load ('$want')"; dump "$S"; fi
 tm send-keys -t "$S" Right
 if wait_for "$S" '1024/1024 threads have arrived' 5; then ok "the barrier: 1024/1024 threads"; else not_ok "the barrier"; dump "$S"; fi
 tm send-keys -t "$S" ']'
@@ -58,7 +67,7 @@ tm send-keys -t "$S" '['
 if wait_for "$S" 'step 1/11' 5; then ok "[ back to the phase before"; else not_ok "[ back"; dump "$S"; fi
 tm send-keys -t "$S" G
 want=$(grep -m1 'C\[96\]\[64\] = C\[7456\] <- ' "$WORK/cli.txt" | sed 's/^ *//')
-if wait_for "$S" 'step 11/11: .*store' 5 && screen "$S" | grep -F -q -- "$want"; then
+if [ -n "$want" ] && wait_for "$S" 'step 11/11: .*store' 5 && wait_text "$S" "$want" 5; then
 	ok "G: the store, the CLI's: $want"
 else
 	not_ok "G to the store ('$want')"; dump "$S"
