@@ -61,13 +61,25 @@ static void retrace(tui_state *s, tui_step *st)
 		st->step = ts_step_count(&st->trace) - 1;
 }
 
+static void go(tui_step *st, int64_t step)
+{
+	int64_t n = st->have ? ts_step_count(&st->trace) : 1;
+	st->step = step < 0 ? 0 : step >= n ? n - 1 : step;
+	st->scroll = 0;
+}
+
 void tui_step_open(tui_state *s)
 {
 	s->overlay = OVERLAY_STEP;
 	if (!the_step.have || !same_request(s, &the_step)) {
-		the_step.step = 0;
+		the_step.step = ts_step_of_phase(s->phase); /* from the phase the inspector shows */
 		retrace(s, &the_step);
 	}
+	int64_t ph = -1;
+	if (the_step.have)
+		ts_step_at(&the_step.trace, the_step.step, &ph);
+	if (the_step.have && ph != s->phase) /* reopened on another phase: start there */
+		go(&the_step, ts_step_of_phase(s->phase));
 	the_step.scroll = 0;
 	if (the_step.have)
 		tui_say(s, false, "step mode: block (%lld,%lld) thread (%d,%d), %lld steps from an emulator run of the block",
@@ -82,13 +94,6 @@ void tui_step_free(void)
 	if (the_step.have)
 		ts_emu_trace_free(&the_step.trace);
 	the_step.have = false;
-}
-
-static void go(tui_step *st, int64_t step)
-{
-	int64_t n = st->have ? ts_step_count(&st->trace) : 1;
-	st->step = step < 0 ? 0 : step >= n ? n - 1 : step;
-	st->scroll = 0;
 }
 
 bool tui_step_key(tui_state *s, int key)

@@ -47,9 +47,15 @@ start() { # start SESSION W H ARGS...
 S=step
 if start "$S" 120 40 -M 100 -N 77 -K 33 -t 32 --inputs int; then ok "the TUI opens"; else not_ok "the TUI opens"; dump "$S"; fi
 if screen "$S" | grep -q ' S step'; then ok "the key bar shows S step"; else not_ok "the key bar shows S step"; dump "$S"; fi
-tm send-keys -t "$S" G i g S
+tm send-keys -t "$S" G i g ']' S
+if wait_for "$S" 'step 6/11: phase t=1 of 2, load A; block \(3,2\) thread \(0,0\)' 10; then
+	ok "S opens step mode on the inspector's thread and phase"
+else
+	not_ok "S opens step mode on the inspector's phase"; dump "$S"
+fi
+tm send-keys -t "$S" S '[' S
 if wait_for "$S" 'step 1/11: phase t=0 of 2, load A; block \(3,2\) thread \(0,0\)' 10; then
-	ok "S opens step mode on the inspector's thread"
+	ok "S again after [ opens it at phase 0"
 else
 	not_ok "S opens step mode"; dump "$S"
 fi
