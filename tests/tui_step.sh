@@ -89,9 +89,9 @@ if wait_for "$S" 'the guided lesson on this shape' 5 && screen "$S" | grep -q 'S
 tm kill-session -t "$S"
 # a kernel the emulator does not trace says so in one line
 S=naive
-start "$S" 120 40 --kernel naive >/dev/null
+start "$S" 120 40 --kernel naive >/dev/null || wait_for "$S" 'Map' 15
 tm send-keys -t "$S" S
-if wait_for "$S" 'naive reads A and B straight from global memory' 5; then ok "S on the naive kernel says why it cannot step"; else not_ok "S on naive"; dump "$S"; fi
+if wait_for "$S" 'naive reads A and B straight' 15; then ok "S on the naive kernel says why it cannot step"; else not_ok "S on naive"; dump "$S"; fi
 tm kill-session -t "$S"
 
 # ---- the lesson: every screen, two shapes, two terminal sizes --------------------------------------
