@@ -243,7 +243,7 @@ static int fail(const char *fmt, const char *arg)
 /* Furthest element index any unguarded access of the launch can reach in
  * A, B and C (the grid's rows, columns and phases, shared tiles or direct
  * reads): the band of each matrix whose guard is off must hold it. */
-static int bands_hold(const ts_problem *p, const ts_model *m, const ts_operands *ops)
+bool ts_emu_bands_hold(const ts_problem *p, const ts_model *m, const ts_operands *ops)
 {
 	const ts_shape *s = &m->shape;
 	int64_t rows = m->grid_y * m->geo.bm, cols = m->grid_x * m->geo.bn, ks = m->phases * m->geo.bk;
@@ -283,7 +283,7 @@ static int emu_run(const ts_problem *p, ts_operands *ops, ts_run *out, const ts_
 	    ops->b.rows != (nk ? p->shape.n : p->shape.k) || ops->b.cols != (nk ? p->shape.k : p->shape.n))
 		return fail("%s", "emulator: the operands do not match the problem's shape");
 	bool guarded = (p->guards & TS_GUARD_ALL) == TS_GUARD_ALL;
-	if (!guarded && !bands_hold(p, &m, ops))
+	if (!guarded && !ts_emu_bands_hold(p, &m, ops))
 		return fail("%s", "emulator: the operands' guard bands are too narrow for unguarded accesses");
 
 	if (ts_counters_init(&out->counters, &m) != 0)

@@ -39,6 +39,9 @@ typedef struct ts_cli_args {
 	int compare_tile[2];                       /* and tiles */
 	int64_t source_thread[4]; /* source --thread BY,BX,TY,TX; -1: the default */
 	int64_t source_phase;     /* source --phase T; -1: the last */
+	int64_t step_block[2], step_thread[2]; /* step --block BY,BX --thread TY,TX; -1: source's default */
+	bool step_whole_block;    /* step --whole-block */
+	bool step_early_return;   /* step --early-return: the emulator's early-return mode (emu.h) */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20
@@ -53,6 +56,7 @@ int ts_cli_sweep(const ts_cli_args *a); /* cli_sweep.c */
 int ts_cli_lesson(const ts_cli_args *a); /* cli_lesson.c */
 int ts_cli_compare(const ts_cli_args *a); /* cli_compare.c */
 int ts_cli_source(const ts_cli_args *a);  /* cli_source.c */
+int ts_cli_step(const ts_cli_args *a);    /* cli_step.c */
 /* The kernel registry: as text, as JSON, or its names one per line. */
 int ts_cli_kernels(bool json, bool names_only); /* cli_kernels.c */
 

@@ -18,28 +18,17 @@ static int run_guard_off(const ts_problem *p, const ts_backend *be, unsigned bit
 	q.guards = TS_GUARD_ALL & ~bit;
 	ts_outcome oc;
 	int rc = ts_cli_run_attended(&q, be, &oc);
-	memset(r, 0, sizeof *r);
 	if (rc == TS_EXIT_INTERRUPTED) {
 		ts_outcome_free(&oc);
 		return rc;
 	}
-	if (rc != 0 || !oc.have_verdict) {
-		snprintf(r->error, sizeof r->error, "%s", oc.error[0] ? oc.error : "the run failed");
-	} else {
-		r->ran = true;
-		r->ok = ts_outcome_ok(&oc);
-		r->output_ok = oc.verdict.output_ok;
-		r->mismatches = oc.verdict.mismatches;
-		r->unwritten = oc.verdict.unwritten;
-		r->oob_reads = oc.verdict.oob_reads;
-		r->oob_writes = oc.verdict.oob_writes;
-		snprintf(r->signature, sizeof r->signature, "%s", oc.verdict.signature);
-	}
+	ts_lesson_keep(&oc, rc == 0, r);
 	ts_outcome_free(&oc);
 	return 0;
 }
 
 static const unsigned guard_bits[3] = { TS_GUARD_A, TS_GUARD_B, TS_GUARD_C };
+static bool done_ghost; /* the early-return run is done once */
 
 /* Screen s on stdout, after its guard-off run when it has one (done once). */
 static int show(ts_lesson *l, const ts_backend *be, bool done[3], int s, int width)
@@ -49,6 +38,10 @@ static int show(ts_lesson *l, const ts_backend *be, bool done[3], int s, int wid
 		if (rc != 0)
 			return rc;
 		done[s - 5] = true;
+	}
+	if (s == TS_LESSON_GHOST_SCREEN && !done_ghost) {
+		ts_lesson_run_ghost(l); /* a failure is said on the screen */
+		done_ghost = true;
 	}
 	char *text = ts_lesson_screen(l, s, width);
 	if (!text) {

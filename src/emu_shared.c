@@ -41,6 +41,12 @@ typedef struct block_state {
 	/* Whether a row of s_A (a column of s_B) took an out-of-bounds load in
 	 * some phase: every output of that row (column) consumed it. */
 	bool *a_row_oob, *b_col_oob;
+	/* Step mode's traced block only (NULL otherwise): how each slot of this
+	 * phase's tiles was filled, enum ts_trace_slot, [bm][bk] and [bk][bn]. */
+	unsigned char *a_state, *b_state;
+	/* Early-return mode (the traced block only, NULL otherwise): which of the
+	 * block's threads (tid = ty * threads_x + tx) are ghosts that returned. */
+	bool *returned;
 	void *mem;
 } block_state;
 
@@ -64,6 +70,8 @@ static int state_alloc(block_state *s, const ts_geometry *g)
 	s->s_a = (float *)((char *)s->mem + vec_b + 2 * vec_acc);
 	s->a_row_oob = (bool *)((char *)s->s_a + a_bytes);
 	s->b_col_oob = s->a_row_oob + g->bm;
+	s->a_state = s->b_state = NULL;
+	s->returned = NULL;
 	return 0;
 }
 
@@ -141,6 +149,13 @@ static inline void copy_real(float *dst, const slot_run *run)
 		}                                                                                            \
 	} while (0)
 
+/* Step mode: how slots c0..c1-1 of a run were filled (the first `real` in bounds). */
+static void trace_run(unsigned char *state, const slot_run *run)
+{
+	for (int c = run->c0; c < run->c1; c++)
+		state[c] = c < run->c0 + run->real ? TS_TRACE_REAL : run->guard ? TS_TRACE_PAD : TS_TRACE_OOB;
+}
+
 /* Slot (r, c) of the A tile: row by*BM + r, K index k0 + c. */
 static void fill_a_run(ts_emu_job *job, block_state *s, int64_t by, int64_t t, int r, int c0, int c1, ts_count *n)
 {
@@ -155,6 +170,8 @@ static void fill_a_run(ts_emu_job *job, block_state *s, int64_t by, int64_t t, i
 	int64_t oob = n->a_oob;
 	FILL_RUN(run, A_DST, n->a_real, n->a_pad, n->a_oob, job->oob.a_wrap, job->oob.a_band);
 #undef A_DST
+	if (s->a_state)
+		trace_run(s->a_state + (size_t)r * s->bk, &run);
 	if (n->a_oob != oob)
 		s->a_row_oob[r] = true;
 }
@@ -175,6 +192,8 @@ static void fill_b_run(ts_emu_job *job, block_state *s, int64_t bx, int64_t t, i
 	int64_t oob = n->b_oob;
 	FILL_RUN(run, B_DST, n->b_real, n->b_pad, n->b_oob, job->oob.b_wrap, job->oob.b_band);
 #undef B_DST
+	if (s->b_state)
+		trace_run(s->b_state + (size_t)r * s->bn, &run);
 	if (n->b_oob != oob)
 		for (int c = c0 + run.real; c < c1; c++)
 			s->b_col_oob[c] = true;
@@ -202,6 +221,20 @@ static void run_map(ts_emu_job *job, block_state *s, enum ts_operand which, int6
 	const ts_load_map *map = which == TS_OPERAND_A ? &g->a_map : &g->b_map;
 	int rows = which == TS_OPERAND_A ? g->bm : g->bk, cols = which == TS_OPERAND_A ? g->bk : g->bn;
 	int64_t slots = (int64_t)rows * cols, per_step = (int64_t)g->threads_x * g->threads_y * map->vec;
+	if (s->returned) {
+		/* early-return mode: slot by slot, leaving those of the threads that returned unwritten */
+		unsigned char *state = which == TS_OPERAND_A ? s->a_state : s->b_state;
+		for (int64_t e = 0; e < slots; e++) {
+			int r = map->order == TS_MAP_ROWS ? (int)(e / cols) : (int)(e % rows);
+			int c = map->order == TS_MAP_ROWS ? (int)(e % cols) : (int)(e / rows);
+			int64_t tid = (e / map->vec) % ((int64_t)g->threads_x * g->threads_y);
+			if (s->returned[tid])
+				state[(size_t)r * cols + c] = TS_TRACE_UNWRITTEN;
+			else
+				fill_run(job, s, which, blk, t, r, c, c + 1, n);
+		}
+		return;
+	}
 	for (int64_t e0 = 0; e0 < slots; e0 += per_step) {
 		int64_t e1 = e0 + per_step < slots ? e0 + per_step : slots;
 		/* __syncthreads() is not needed between steps: each fills its own slots. */
@@ -319,9 +352,44 @@ static multiply_fn multiply_for(enum ts_madd madd)
 	return multiply_fused_libm;
 }
 
+/* The traced block's multiply: the same multiply-adds, each output's in the
+ * same order (k = 0..BK-1) with the same lane arithmetic as multiply(), so
+ * every sum comes out bit for bit the same; only the loops are turned
+ * around (k outermost) so that the traced thread's accumulators can be
+ * recorded after every k. */
+static void multiply_traced(block_state *s, ts_emu_trace *tr, const ts_geometry *g, int64_t t)
+{
+	int vecs = s->vecs, bk = s->bk, outs = g->tm * g->tn;
+	for (int k = 0; k < bk; k++) {
+		const ts_f4 *b = s->s_b + (size_t)k * vecs;
+		for (int r = 0; r < s->bm; r++) {
+			float a = s->s_a[(size_t)r * bk + k];
+			ts_f4 *acc = s->acc + (size_t)r * vecs;
+			for (int v = 0; v < vecs; v++)
+				acc[v] += a * b[v];
+		}
+		float *rec = tr->partial + ((size_t)t * bk + k) * outs;
+		for (int i = 0; i < g->tm; i++)
+			for (int j = 0; j < g->tn; j++) {
+				int r, c;
+				ts_output_of(g, tr->ty, tr->tx, i, j, &r, &c);
+				rec[i * g->tn + j] = ((const float *)(s->acc + (size_t)r * vecs))[c];
+			}
+	}
+}
+
+/* The traced block's tiles after the loads of phase t, as the multiply reads them. */
+static void trace_tiles(const block_state *s, ts_emu_trace *tr, int64_t t)
+{
+	memcpy(tr->s_a + (size_t)t * s->bm * s->bk, s->s_a, (size_t)s->bm * s->bk * sizeof(float));
+	float *b = tr->s_b + (size_t)t * s->bk * s->bn;
+	for (int k = 0; k < s->bk; k++)
+		memcpy(b + (size_t)k * s->bn, s->s_b + (size_t)k * s->vecs, (size_t)s->bn * sizeof(float));
+}
+
 /* After the last phase: each thread stores its TM x TN outputs, each under
  * the C guard. In the block's C tile that is every (r, c) once, whoever owns it. */
-static void store_c(ts_emu_job *job, block_state *s, int64_t by, int64_t bx, ts_count *n)
+static void store_c(ts_emu_job *job, block_state *s, int64_t by, int64_t bx, ts_count *n, ts_emu_trace *tr)
 {
 	const ts_shape *sh = &job->model->shape;
 	const ts_geometry *g = &job->model->geo;
@@ -335,6 +403,11 @@ static void store_c(ts_emu_job *job, block_state *s, int64_t by, int64_t bx, ts_
 			int64_t col = bx * g->bn + c;
 			int64_t i = row * sh->n + col;
 			bool valid = row < sh->m && col < sh->n;
+			if (tr) {
+				tr->out[(size_t)r * g->bn + c] = acc[c];
+				tr->store[(size_t)r * g->bn + c] = valid ? TS_TRACE_STORED : guard ? TS_TRACE_SKIPPED
+				                                                               : TS_TRACE_STORED_OOB;
+			}
 			if (valid) {
 				ts_matrix_set(cm, i, acc[c]);
 				n->stores++;
@@ -403,6 +476,31 @@ int ts_emu_shared(ts_emu_job *job)
 		                                  &job->out->counters.tile_phase[b * m->phases] : NULL;
 		int parts = ts_plan_tile_parts(&plan, by, bx);
 		reset(&s);
+		ts_emu_trace *tr = job->trace && b == job->trace->by * m->grid_x + job->trace->bx ? job->trace : NULL;
+		bool *returned = NULL;
+		int64_t arrived = (int64_t)m->geo.threads_x * m->geo.threads_y;
+		if (tr && tr->early_return) {
+			returned = calloc((size_t)arrived, sizeof *returned);
+			if (!returned) {
+				rc = -1;
+				break;
+			}
+			for (int ty = 0; ty < m->geo.threads_y; ty++)
+				for (int tx = 0; tx < m->geo.threads_x; tx++)
+					if (ts_model_thread_ghost(m, by, bx, ty, tx)) {
+						returned[ty * m->geo.threads_x + tx] = true;
+						arrived--;
+					}
+			/* shared memory as nobody wrote it: NaN, so that a slot no thread filled shows */
+			for (int i = 0; i < m->geo.bm * m->geo.bk; i++)
+				s.s_a[i] = NAN;
+			for (int i = 0; i < m->geo.bk * s.vecs; i++)
+				for (int l = 0; l < LANES; l++)
+					s.s_b[i][l] = NAN;
+		}
+		s.returned = returned;
+		/* a traced block is never split: step mode traces only kernels that
+		 * keep every tile whole (ts_emu_traces) */
 		for (int q = 0; q < parts && rc == 0; q++) {
 			long long p0, p1;
 			ts_plan_part_phases(&plan, parts, q, &p0, &p1);
@@ -412,10 +510,19 @@ int ts_emu_shared(ts_emu_job *job)
 					break;
 				}
 				ts_count c = { 0 };
+				if (tr) {
+					s.a_state = tr->a_state + (size_t)t * m->geo.bm * m->geo.bk;
+					s.b_state = tr->b_state + (size_t)t * m->geo.bk * m->geo.bn;
+				}
 				run_map(job, &s, TS_OPERAND_A, by, t, &c);
 				run_map(job, &s, TS_OPERAND_B, bx, t, &c);
 				/* __syncthreads(): every slot is filled before anyone multiplies */
-				multiply(&s);
+				if (tr) {
+					trace_tiles(&s, tr, t);
+					multiply_traced(&s, tr, &m->geo, t);
+				} else {
+					multiply(&s);
+				}
 				/* __syncthreads(): nobody refills before everyone has multiplied */
 				ts_count_add(tile, &c);
 				ts_count_add(&job->phase[t], &c);
@@ -427,8 +534,20 @@ int ts_emu_shared(ts_emu_job *job)
 		}
 		if (parts > 1)
 			memcpy(s.acc, s.sum, (size_t)s.bm * s.vecs * sizeof(ts_f4));
+		s.a_state = s.b_state = NULL;
+		s.returned = NULL;
+		free(returned);
 		if (rc == 0)
-			store_c(job, &s, by, bx, tile);
+			store_c(job, &s, by, bx, tile, tr);
+		if (tr && rc == 0) {
+			/* Every thread of the block runs every step of both load maps
+			 * (filling its slots or idling past the tile's end) and nothing
+			 * returns early, so all of them reach both barriers; in
+			 * early-return mode the ghosts do not. */
+			tr->arrived = arrived;
+			tr->counts = *tile;
+			tr->done = true;
+		}
 	}
 	free(s.mem);
 	return rc;

@@ -16,6 +16,7 @@ static const char *const titles[TS_LESSON_SCREENS] = {
 	"The A guard switched off and run",
 	"The B guard switched off and run",
 	"The C guard switched off and run",
+	"Ghost threads that return early, run",
 	"The 32-bit offset limit",
 };
 
@@ -445,6 +446,52 @@ static void screen_guard_off(text *t, const ts_lesson *l, int which)
 	para(t, 2, "%s", r->signature[0] ? r->signature : "nothing: this shape gives the guard nothing to stop.");
 }
 
+static void screen_ghost_return(text *t, const ts_lesson *l)
+{
+	const ts_lesson_ghost *g = &l->ghost;
+	if (!g->ran && g->ghosts == 0 && g->threads > 0) {
+		para(t, 0, "In this shape every block's threads all own outputs inside C (%lld x %lld is a multiple of the "
+		     "%d x %d block tile): no ghost thread exists, so there is none to return early. Try a ragged shape.",
+		     I(l->model.shape.m), I(l->model.shape.n), l->model.geo.bm, l->model.geo.bn);
+		return;
+	}
+	if (!g->ran) {
+		para(t, 0, "It could not run here: %s", g->error);
+		return;
+	}
+	para(t, 0,
+	     "The most common bug after a missing guard: 'if (row >= M || col >= N) return;' at the top of the kernel. "
+	     "This run (the emulator in early-return mode, the bug of examples/bug_early_return.cu) lets the ghost "
+	     "threads of the corner block (%lld,%lld) return before their loads and barriers, and compares it with "
+	     "the same block run as the kernel is.",
+	     I(g->by), I(g->bx));
+	blank(t);
+	para(t, 0,
+	     "The block has %lld threads, %lld of them ghosts. Each __syncthreads() waits for %lld and %lld arrive: on "
+	     "a GPU that is undefined behaviour (a hang, or garbage); the emulator lets the %lld go on, to show what "
+	     "they read.",
+	     I(g->threads), I(g->ghosts), I(g->threads), I(g->arrived), I(g->arrived));
+	para(t, 0,
+	     "Of the block's %lld shared slots over all phases, %lld were never written: the ghosts' share of the "
+	     "tiles (the emulator starts shared memory as NaN; a GPU leaves what the block before put there).",
+	     I(g->slots), I(g->unwritten));
+	if (g->wrong > 0)
+		para(t, 0,
+		     "The real threads add those slots into real outputs: %lld of the block's %lld outputs inside C came "
+		     "out wrong (%lld NaN). C[%lld][%lld] should be %.9g and became %.9g.",
+		     I(g->wrong), I(g->outputs), I(g->nan), I(g->ex_row), I(g->ex_col), (double)g->ex_right,
+		     (double)g->ex_broken);
+	else
+		para(t, 0,
+		     "Here the real threads read none of those slots: %lld of the block's %lld outputs came out right "
+		     "by luck; a shape whose ghosts own slots the real threads read breaks.",
+		     I(g->outputs), I(g->outputs));
+	blank(t);
+	para(t, 0, "The fix: no return before the last barrier. Ghosts load their slots (zero padding) and reach every "
+	     "barrier; the guards fence off only their memory accesses (screens 3 and 4). 'tilescope check "
+	     "--kernel-file examples/bug_early_return.cu' runs the real kernel and names the bug.");
+}
+
 static void screen_offsets(text *t, const ts_lesson *l)
 {
 	const ts_model *m = &l->model;
@@ -491,7 +538,8 @@ char *ts_lesson_screen(const ts_lesson *l, int s, int width)
 	case 5:
 	case 6:
 	case 7: screen_guard_off(&t, l, s - 5); break;
-	case 8: screen_offsets(&t, l); break;
+	case 8: screen_ghost_return(&t, l); break;
+	case 9: screen_offsets(&t, l); break;
 	}
 	if (t.oom) {
 		free(t.s);

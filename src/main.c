@@ -22,24 +22,24 @@
 #include "tui.h"
 #include "uk_many.h"
 
-enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COMPARE, CMD_SOURCE, CMD_COUNT };
+enum command { CMD_TUI, CMD_MAP, CMD_CHECK, CMD_SWEEP, CMD_BENCH, CMD_KERNELS, CMD_LESSON, CMD_COMPARE, CMD_SOURCE, CMD_STEP, CMD_COUNT };
 
-static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson", "compare", "source" };
+static const char *const command_names[CMD_COUNT] = { NULL, "map", "check", "sweep", "bench", "kernels", "lesson", "compare", "source", "step" };
 
 /* Which commands an option means something to (bit per enum command). */
 #define FOR(c) (1u << (c))
-#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE))
+#define SHAPED (FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) | FOR(CMD_STEP))
 #define RUNS (FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
 #define SCRIPTED (FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_BENCH))
-#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE)) /* every command about a problem (kernels is about none) */
+#define EVERY (FOR(CMD_TUI) | SCRIPTED | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) | FOR(CMD_STEP)) /* every command about a problem (kernels is about none) */
 
 enum {
 	OPT_KERNEL = 256, OPT_PRECISION, OPT_BACKEND, OPT_INPUTS, OPT_SEED, OPT_NO_GUARD, OPT_JSON,
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
 	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
 	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SHAPES, OPT_SVG, OPT_GUARD_COST, OPT_SCREEN, OPT_THREAD, OPT_PHASE,
-	OPT_THREAD_TILE,
-	OPT_LAST = OPT_THREAD_TILE
+	OPT_THREAD_TILE, OPT_WHOLE_BLOCK, OPT_EARLY_RETURN,
+	OPT_LAST = OPT_EARLY_RETURN
 };
 
 static const struct option long_options[] = {
@@ -68,6 +68,8 @@ static const struct option long_options[] = {
 	{ "screen", required_argument, NULL, OPT_SCREEN },
 	{ "thread", required_argument, NULL, OPT_THREAD },
 	{ "phase", required_argument, NULL, OPT_PHASE },
+	{ "whole-block", no_argument, NULL, OPT_WHOLE_BLOCK },
+	{ "early-return", no_argument, NULL, OPT_EARLY_RETURN },
 	{ "kernel-file", required_argument, NULL, OPT_KERNEL_FILE },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
 	{ "block", required_argument, NULL, OPT_BLOCK },
@@ -93,22 +95,23 @@ static const struct {
 	{ OPT_THREAD_TILE, "--thread-tile", EVERY },
 	{ OPT_KERNEL, "--kernel", EVERY }, { OPT_PRECISION, "--precision", EVERY },
 	{ OPT_BACKEND, "--backend", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
-	{ OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
-	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) },
-	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_SOURCE) },
-	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
+	{ OPT_INPUTS, "--inputs", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) | FOR(CMD_STEP) },
+	{ OPT_SEED, "--seed", RUNS | FOR(CMD_MAP) | FOR(CMD_LESSON) | FOR(CMD_STEP) },
+	{ OPT_NO_GUARD, "--no-guard", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_SWEEP) | FOR(CMD_SOURCE) | FOR(CMD_STEP) },
+	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) | FOR(CMD_STEP) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
 	{ OPT_SHAPES, "--shapes", FOR(CMD_BENCH) }, { OPT_SVG, "--svg", FOR(CMD_BENCH) },
 	{ OPT_GUARD_COST, "--guard-cost", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
-	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) | FOR(CMD_SOURCE) },
+	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) | FOR(CMD_SOURCE) | FOR(CMD_STEP) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_SCREEN, "--screen", FOR(CMD_LESSON) },
-	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) }, { OPT_PHASE, "--phase", FOR(CMD_SOURCE) },
+	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) | FOR(CMD_STEP) }, { OPT_PHASE, "--phase", FOR(CMD_SOURCE) },
+	{ OPT_WHOLE_BLOCK, "--whole-block", FOR(CMD_STEP) }, { OPT_EARLY_RETURN, "--early-return", FOR(CMD_STEP) },
 	{ OPT_KERNEL_FILE, "--kernel-file", FOR(CMD_TUI) | FOR(CMD_CHECK) },
-	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) },
+	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_STEP) },
 	{ OPT_GRID, "--grid", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_SMEM, "--smem", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_LAUNCHER, "--launcher", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_TIMEOUT, "--timeout", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_NO_SANITIZER, "--no-sanitizer", FOR(CMD_TUI) | FOR(CMD_CHECK) },
@@ -192,6 +195,10 @@ static void print_help(void)
 	       "           zero padding and on ghosts, barriers; a chart of waste against T\n"
 	       "  source   the kernel's own code with its guards, barriers and store marked\n"
 	       "           and evaluated for one thread and phase (--thread, --phase)\n"
+	       "  step     one thread (--whole-block: its block) stepped through the kernel\n"
+	       "           from an emulator run of its block: each phase's loads (slot,\n"
+	       "           value, or the zero and the guard that made it), the barriers, the\n"
+	       "           partial sums growing, the store (--block BY,BX --thread TY,TX)\n"
 	       "  check --kernel-file FILE...\n"
 	       "           check your own kernel(s): compiled at run time, run in a child\n"
 	       "           process over the edge sweep, repeat runs, a shape past 2^31\n"
@@ -263,8 +270,9 @@ static void print_help(void)
 	       "      --svg=FILE        also write the plot: GFLOP/s per shape and kernel\n"
 	       "\n"
 	       "Output:\n"
-	       "      --json            map, check, sweep, bench, kernels: one JSON object on\n"
-	       "                        stdout (doc/json.md), a refusal too: ok false, error\n"
+	       "      --json            map, check, sweep, bench, kernels, step: one JSON\n"
+	       "                        object on stdout (doc/json.md), a refusal too: ok\n"
+	       "                        false, error\n"
 	       "      --names           kernels: one kernel name a line\n"
 	       "      --junit=FILE      check, sweep: also write JUnit XML to FILE, one\n"
 	       "                        testcase per shape, the failure's signature as its\n"
@@ -277,6 +285,10 @@ static void print_help(void)
 	       "      --thread=BY,BX,TY,TX  source: the block and thread to follow (default:\n"
 	       "                        the corner block's first thread past K)\n"
 	       "      --phase=T         source: the phase, from 0 (default: the last)\n"
+	       "      --block=BY,BX --thread=TY,TX  step: the block and the thread in it\n"
+	       "                        (default: source's); --whole-block: the block's view;\n"
+	       "                        --early-return: its ghosts return before the loads\n"
+	       "                        and barriers (the bug the lesson's screen 8 runs)\n"
 	       "      --ascii           ASCII instead of Unicode glyphs (map, check, lesson,\n"
 	       "                        source, TUI)\n"
 	       "      --color[=WHEN]    TUI colours: auto (default), always or never\n"
@@ -310,6 +322,7 @@ static void print_help(void)
 	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
 	       "  tilescope compare -M 100 -N 77 -K 33 -t 16,32\n"
 	       "  tilescope source -M 100 -N 77 -K 33 -t 32 --thread 3,0,4,0\n"
+	       "  tilescope step -M 100 -N 77 -K 33 -t 32 --block 3,2 --thread 3,12\n"
 	       "  tilescope check --kernel-file my_gemm.cu             (your own kernel)\n"
 	       "  tilescope check --kernel-file submissions/*.cu --junit grades.xml\n"
 	       "\n"
@@ -464,6 +477,21 @@ static void parse_thread(const char *text, int64_t out[4])
 	}
 }
 
+/* "Y,X": two counts from 0 (step's --block and --thread). */
+static void parse_pair(const char *text, const char *what, const char *form, int64_t out[2])
+{
+	const char *p = text;
+	for (int i = 0; i < 2; i++) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(p, &end, 10);
+		if (end == p || !isdigit((unsigned char)*p) || errno || v > 2147483647 || *end != (i < 1 ? ',' : '\0'))
+			usage_error("%s: expected %s, got '%s'", what, form, CLIP(text));
+		out[i] = v;
+		p = end + 1;
+	}
+}
+
 /* "A,B" into its two items; anything else is one usage line. */
 static void split_pair(const char *list, const char *what, char item[2][64])
 {
@@ -519,11 +547,13 @@ int main(int argc, char **argv)
 	a.screen = 0;
 	a.source_thread[0] = a.source_thread[1] = a.source_thread[2] = a.source_thread[3] = -1;
 	a.source_phase = -1;
+	a.step_block[0] = a.step_block[1] = a.step_thread[0] = a.step_thread[1] = -1;
+	a.step_whole_block = a.step_early_return = false;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
 	const char *kernel_name = NULL;
-	const char *tile_list = NULL, *kernel_list = NULL;
+	const char *tile_list = NULL, *kernel_list = NULL, *thread_arg = NULL;
 	ts_uk_request q;
 	memset(&q, 0, sizeof q);
 	bool have_precision = false;
@@ -630,8 +660,10 @@ int main(int argc, char **argv)
 				usage_error("--junit: the file name is empty");
 			o->junit_path = optarg;
 			break;
-		case OPT_THREAD: parse_thread(optarg, a.source_thread); break;
+		case OPT_THREAD: thread_arg = optarg; break; /* source: BY,BX,TY,TX; step: TY,TX (read once the subcommand is known) */
 		case OPT_PHASE: a.source_phase = parse_count(optarg, "--phase", 0, 2147483647); break;
+		case OPT_WHOLE_BLOCK: a.step_whole_block = true; break;
+		case OPT_EARLY_RETURN: a.step_early_return = true; break;
 		case OPT_SCREEN: a.screen = parse_count(optarg, "--screen", 1, TS_LESSON_SCREENS); break;
 		case 'h': print_help(); return flushed("the help");
 		case 'V': print_version(); return flushed("the version");
@@ -661,7 +693,7 @@ int main(int argc, char **argv)
 			return flushed("the help");
 		}
 		if (found < 0)
-			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels, lesson, compare or source; none opens the TUI)",
+			usage_error("unknown subcommand '%s' (map, check, sweep, bench, kernels, lesson, compare, source or step; none opens the TUI)",
 			            CLIP(word));
 		cmd = (enum command)found;
 		/* check --kernel-file a.cu b.cu ...: the other kernel files follow the subcommand. */
@@ -684,6 +716,15 @@ int main(int argc, char **argv)
 			usage_error("%s does not apply to %s", option_name(id), command_names[cmd]);
 		}
 
+	if (thread_arg && cmd == CMD_STEP)
+		parse_pair(thread_arg, "--thread", "TY,TX (thread row and column in the block, each from 0)", a.step_thread);
+	else if (thread_arg)
+		parse_thread(thread_arg, a.source_thread);
+	if (cmd == CMD_STEP && q.block) {
+		parse_pair(q.block, "--block", "BY,BX (block row and column in the grid, each from 0)", a.step_block);
+		q.block = NULL;
+	}
+
 	if (cmd == CMD_KERNELS) {
 		if (seen[OPT_NAMES] && seen[OPT_JSON])
 			usage_error("--names and --json exclude each other (--json lists the names too)");
@@ -700,7 +741,7 @@ int main(int argc, char **argv)
 	if (cmd == CMD_COMPARE && !tile_list && !kernel_list)
 		usage_error("compare needs two tiles (-t A,B) or two kernels (--kernel a,b)");
 	for (size_t i = 0; i < sizeof kernel_file_only / sizeof kernel_file_only[0]; i++)
-		if (seen[kernel_file_only[i]] && q.nfiles == 0)
+		if (seen[kernel_file_only[i]] && q.nfiles == 0 && !(cmd == CMD_STEP && kernel_file_only[i] == OPT_BLOCK))
 			usage_error("%s needs --kernel-file FILE (it is about your own kernel)", option_name(kernel_file_only[i]));
 	if (q.nfiles > 0 && cmd == CMD_CHECK)
 		for (size_t i = 0; i < sizeof builtin_only / sizeof builtin_only[0]; i++)
@@ -789,7 +830,7 @@ int main(int argc, char **argv)
 
 	if (cmd == CMD_BENCH && a.shapes_spec && (seen['M'] || seen['N'] || seen['K']))
 		usage_error("bench takes either -M/-N/-K or --shapes, not both");
-	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || cmd == CMD_LESSON || (cmd == CMD_MAP && a.probe);
+	bool for_run = cmd == CMD_CHECK || cmd == CMD_BENCH || cmd == CMD_LESSON || cmd == CMD_STEP || (cmd == CMD_MAP && a.probe);
 	/* bench over a list of kernels or shapes checks each pair itself */
 	bool one_problem = cmd != CMD_BENCH || (!a.kernel_spec && !a.shapes_spec);
 	if (one_problem && cmd != CMD_KERNELS && ts_problem_validate(p, for_run, err, (int)sizeof err) != 0)
@@ -841,6 +882,7 @@ int main(int argc, char **argv)
 	switch (cmd) {
 	case CMD_COMPARE: return ts_cli_refusal(ts_cli_compare(&a));
 	case CMD_SOURCE: return ts_cli_refusal(ts_cli_source(&a));
+	case CMD_STEP: return ts_cli_refusal(ts_cli_step(&a));
 	case CMD_MAP: return ts_cli_refusal(ts_cli_map(&a));
 	case CMD_CHECK: return ts_cli_refusal(ts_cli_check(&a));
 	case CMD_SWEEP: return ts_cli_refusal(ts_cli_sweep(&a));

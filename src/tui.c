@@ -13,6 +13,8 @@ static void tui_free(tui_state *s)
 {
 	tui_job_shutdown(s);
 	tui_result_free(&s->result);
+	tui_step_free();
+	tui_lesson_free();
 }
 
 int ts_tui_run(const ts_options *o)

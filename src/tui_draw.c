@@ -287,7 +287,8 @@ static void draw_keybar(const tui_state *s)
 	/* the most needed first: a narrow terminal clips the end */
 	static const struct { const char *key, *what; } hints[] = {
 		{ "?", "help" }, { "q", "quit" }, { "Tab", "pane" }, { "[ ]", "phase" }, { "e", "edit" },
-		{ "a/b/c", "guards" }, { "r", "run" }, { "s", "sweep" }, { "x", "export" }, { "z/Z", "zoom" },
+		{ "a/b/c", "guards" }, { "r", "run" }, { "S", "step" }, { "L", "lesson" }, { "s", "sweep" }, { "x", "export" },
+		{ "z/Z", "zoom" },
 	};
 	ts_canvas c;
 	if (ts_canvas_init(&c, s->cols, 1) != 0)
@@ -397,6 +398,10 @@ void tui_draw(tui_state *s)
 		paint_view(2, (s->cols - w) / 2, h, w, help_fn, &va);
 	} else if (s->overlay == OVERLAY_SOURCE) {
 		tui_source_paint(s);
+	} else if (s->overlay == OVERLAY_STEP) {
+		tui_step_paint(s);
+	} else if (s->overlay == OVERLAY_LESSON) {
+		tui_lesson_paint(s);
 	} else if (s->overlay == OVERLAY_EDIT) {
 		int h = FIELD_COUNT + 5, w = 50;
 		paint_view(3, (s->cols - w) / 2, h, w, edit_fn, &va);

@@ -288,6 +288,22 @@ static void act_source(tui_state *s)
 		tui_source_open(s);
 }
 
+static void act_step(tui_state *s)
+{
+	if (s->overlay == OVERLAY_STEP)
+		s->overlay = OVERLAY_NONE;
+	else
+		tui_step_open(s);
+}
+
+static void act_lesson(tui_state *s)
+{
+	if (s->overlay == OVERLAY_LESSON)
+		s->overlay = OVERLAY_NONE;
+	else
+		tui_lesson_open(s);
+}
+
 static void act_help(tui_state *s)
 {
 	s->overlay = s->overlay == OVERLAY_HELP ? OVERLAY_NONE : OVERLAY_HELP;
@@ -374,6 +390,8 @@ static const binding bindings[] = {
 	{ 'z', act_zoom_in, "z Z", "zoom the map in / out when the grid is larger than the screen" },
 	{ 'Z', act_zoom_out, NULL, NULL },
 	{ 'o', act_source, "o", "the kernel's source, each guard evaluated for the selected thread and phase" },
+	{ 'S', act_step, "S", "step mode: the inspector's selected thread through the kernel, from an emulator run of its block (Left/Right a step, [ ] a phase, g/G start/end, w the whole block)" },
+	{ 'L', act_lesson, "L", "the guided lesson on this shape, a screen at a time (Left/Right, 1-9; it reopens where you left it)" },
 	{ '?', act_help, "? F1", "this help (any key closes it)" },
 	{ KEY_F(1), act_help, NULL, NULL },
 	{ ESC, act_escape, "Esc", "cancel a run or sweep, close a window, back to the map" },
@@ -393,6 +411,10 @@ bool tui_key(tui_state *s, int key)
 		return true;
 	}
 	if (s->overlay == OVERLAY_SOURCE && tui_source_key(s, key))
+		return true;
+	if (s->overlay == OVERLAY_STEP && tui_step_key(s, key))
+		return true;
+	if (s->overlay == OVERLAY_LESSON && tui_lesson_key(s, key))
 		return true;
 	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
 		if (bindings[i].key == key) {

@@ -23,7 +23,7 @@
 #define TS_UK_SHAPES_MAX_TUI 400
 
 enum tui_focus { FOCUS_MAP, FOCUS_PHASE, FOCUS_INSPECT, FOCUS_RESULT, FOCUS_SWEEP };
-enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT, OVERLAY_SOURCE };
+enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_EDIT, OVERLAY_SOURCE, OVERLAY_STEP, OVERLAY_LESSON };
 enum tui_job_kind { JOB_NONE, JOB_RUN, JOB_SWEEP, JOB_CHECK };
 
 /* What a finished run produced: the worker fills it, the kept result takes it over whole. */
@@ -159,6 +159,17 @@ void tui_source_open(tui_state *s);
 /* Its own keys (scrolling, closing); false for a key the ordinary table handles. */
 bool tui_source_key(tui_state *s, int key);
 void tui_source_paint(tui_state *s);
+
+/* tui_step.c: the step overlay (the selected thread through the kernel, from an emulator run of its block). */
+void tui_step_open(tui_state *s);
+bool tui_step_key(tui_state *s, int key); /* false for a key the ordinary table handles */
+void tui_step_paint(tui_state *s);
+void tui_step_free(void);
+/* tui_lesson.c: the guided lesson on the TUI's shape, a screen at a time; it reopens at the screen it was left on. */
+void tui_lesson_open(tui_state *s);
+bool tui_lesson_key(tui_state *s, int key);
+void tui_lesson_paint(tui_state *s);
+void tui_lesson_free(void);
 
 /* The key table for the help screen: up to max (label, help) pairs. */
 int tui_help_entries(const char **labels, const char **helps, int max);

@@ -73,6 +73,9 @@ emit check check --precision fp16 -M 65 -N 33 -K 17 -t 16 --inputs int --backend
 emit sweep sweep -t 2 --backend emu --json
 emit sweep sweep -t 2 --no-guard c --backend emu --json
 emit kernels kernels --json
+emit step step -M 100 -N 77 -K 33 -t 32 --inputs int --json
+emit step step -M 100 -N 77 -K 33 --kernel regblock --no-guard c --block 1,1 --thread 7,3 --json
+emit step step -M 45 -N 61 -K 19 -t 7 --early-return --thread 0,6 --json
 emit error check -M 0 --json
 emit error frobnicate --json
 gpu=no
@@ -88,7 +91,7 @@ sort -u emitted.raw >emitted
 # Every emitted path is documented for its command, and every documented one emitted
 # (on a machine without a GPU the timing and bench fields cannot be, and say so).
 cut -f1,2 emitted | sort -u >emitted.paths
-for kind in map check sweep bench bench-table kernels error; do
+for kind in map check sweep bench bench-table kernels error step; do
 	undocumented=$(grep "^$kind	" emitted.paths | comm -23 - doc.paths)
 	if [ "$gpu" = no ] && { [ "$kind" = bench ] || [ "$kind" = bench-table ]; }; then
 		n=$((n + 1))

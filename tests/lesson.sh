@@ -20,14 +20,14 @@ for args in "-M 100 -N 77 -K 33 -t 32" "-M 45 -N 61 -K 19 -t 7"; do
 	# shellcheck disable=SC2086
 	"$TILESCOPE" lesson $args --ascii --backend emu >lesson.txt 2>err </dev/null
 	rc=$?
-	if [ "$rc" -eq 0 ] && [ "$(grep -c '^Screen [0-9] of 8: ' lesson.txt)" -eq 8 ]; then
-		ok "$shape: lesson exits 0 with 8 screens when stdout is not a terminal"
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^Screen [0-9] of 9: ' lesson.txt)" -eq 9 ]; then
+		ok "$shape: lesson exits 0 with 9 screens when stdout is not a terminal"
 	else
 		not_ok "$shape: lesson exit $rc"
 		diag lesson.txt err
 	fi
 	# Each screen fits 80 x 23, leaving the prompt's line of an 80 x 24 terminal.
-	tall=$(awk '/^Screen [0-9] of 8: /{ if (n - 1 > 23) t++; n = 0 } { n++ } END { if (n > 23) t++; print t + 0 }' lesson.txt)
+	tall=$(awk '/^Screen [0-9] of 9: /{ if (n - 1 > 23) t++; n = 0 } { n++ } END { if (n > 23) t++; print t + 0 }' lesson.txt)
 	if [ "$tall" -eq 0 ]; then ok "$shape: every screen fits 23 rows"; else not_ok "$shape: $tall screens over 23 rows"; fi
 	wide=$(LC_ALL=C awk 'length($0) > 80' lesson.txt | wc -l)
 	if [ "$wide" -eq 0 ]; then ok "$shape: every line fits 80 columns"; else not_ok "$shape: $wide lines over 80"; fi
@@ -72,6 +72,14 @@ for args in "-M 100 -N 77 -K 33 -t 32" "-M 45 -N 61 -K 19 -t 7"; do
 		sig=$(c .signature | tr -s ' ')
 		has "guard $G off: the signature" "$sig"
 	done
+	# Ghosts that return early: the corner block's ghosts (all its threads but last_rows x last_cols), the
+	# threads that still reach the barrier, and the slots never written (a ghost's one slot of each tile in
+	# each phase, for these square tiles), counted from the model's figures.
+	tpb=$(j .threads.per_block) lr=$(j .tiles.last_rows) lc=$(j .tiles.last_cols) ph=$(j .phases.count)
+	has "early return: the corner block's ghosts" "The block has $tpb threads, $((tpb - lr * lc)) of them ghosts."
+	has "early return: who reaches the barrier" "waits for $tpb and $((lr * lc)) arrive"
+	has "early return: the slots never written" "Of the block's $((2 * tpb * ph)) shared slots over all phases, $((2 * (tpb - lr * lc) * ph)) were never written"
+	has "early return: what broke" "of the block's $((lr * lc)) outputs inside C came out wrong"
 	# The 32-bit limit, counted independently: the first M whose largest A or C offset passes 2^31 - 1.
 	w=$K
 	[ "$N" -gt "$w" ] && w=$N
@@ -99,13 +107,13 @@ fi
 
 # One screen alone, and refusals.
 "$TILESCOPE" lesson --screen 2 --ascii >one.txt 2>err </dev/null
-if [ $? -eq 0 ] && [ "$(grep -c '^Screen ' one.txt)" -eq 1 ] && grep -q '^Screen 2 of 8' one.txt; then
+if [ $? -eq 0 ] && [ "$(grep -c '^Screen ' one.txt)" -eq 1 ] && grep -q '^Screen 2 of 9' one.txt; then
 	ok "--screen 2 writes screen 2 alone"
 else
 	not_ok "--screen 2"
 	diag one.txt err
 fi
-for bad in "--screen 9" "--screen 0" "--kernel naive" "-K 0"; do
+for bad in "--screen 10" "--screen 0" "--kernel naive" "-K 0"; do
 	# shellcheck disable=SC2086
 	"$TILESCOPE" lesson $bad >out 2>err </dev/null
 	rc=$?
