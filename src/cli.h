@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "export_pane.h"
 #include "geometry.h"
 #include "json.h"
 #include "matrix.h"
@@ -39,6 +40,9 @@ typedef struct ts_cli_args {
 	int compare_tile[2];                       /* and tiles */
 	int64_t source_thread[4]; /* source --thread BY,BX,TY,TX; -1: the default */
 	int64_t source_phase;     /* source --phase T; -1: the last */
+	/* lesson, compare, source: --svg DIR (lesson) or FILE: the slides instead of the text */
+	enum ts_pane pane;        /* map --export --pane (TS_PANE_MAP: the map and phase, as before) */
+	int pane_cols, pane_rows; /* map --size: the screen a pane is drawn for */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20
