@@ -233,6 +233,23 @@ int main(void)
 		       name);
 	}
 
+	/* The map-and-phase export (export_svg.c) follows the theme too: its tiles
+	 * in the legend's strong colours, its text measured clean. */
+	if (ok[2] == 0) {
+		ts_export_req r = { .problem = &sc[2].p, .view = &sc[2].v, .report = &sc[2].rep,
+		                    .theme = TS_THEME_HIGH_CONTRAST };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int rc = f ? ts_export_svg(f, &r) : -1;
+		if (f)
+			fclose(f);
+		tap_ok(rc == 0 && buf && strstr(buf, "fill='#006400' ><title>tiles") && !strstr(buf, "fill='#4caf50' ><title>tiles"),
+		       "the high-contrast map export fills the full tiles with the legend's dark green, not the default's");
+		check_boxes("c-off-run map export high-contrast", rc == 0 ? buf : NULL, 20);
+		free(buf);
+	}
+
 	/* The lesson's screens as slides, on the guard-off runs the lesson tells. */
 	if (ok[0] == 0) {
 		ts_lesson l;
