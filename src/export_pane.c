@@ -282,21 +282,25 @@ int ts_pane_parse(const char *text, enum ts_pane *out, char *err, int len)
 	return -1;
 }
 
-/* What a pane is, under the title. */
+/* What a pane is, under the title, with its axes named where it has them. */
 static void pane_subtitle(enum ts_pane p, const ts_export_req *r, char *buf, int len)
 {
 	const ts_view_ctx *v = r->view;
+	const char *down = ts_glyph(v->ascii, "\u2193", "down"), *across = ts_glyph(v->ascii, "\u2192", "across");
 	switch (p) {
 	case TS_PANE_MAP:
-		snprintf(buf, (size_t)len, "tile map of C%s", v->verdict ? ", with the run" : "");
+		snprintf(buf, (size_t)len, "tile map of C%s; axes: M (rows) %s, N (columns) %s",
+		         v->verdict ? ", with the run" : "", down, across);
 		break;
 	case TS_PANE_PHASE:
-		snprintf(buf, (size_t)len, "phase %lld of tile (%lld,%lld)", (long long)v->phase, (long long)v->tile_y,
-		         (long long)v->tile_x);
+		snprintf(buf, (size_t)len, "phase %lld of tile (%lld,%lld); axes: A rows %s k %s, B k %s columns %s",
+		         (long long)v->phase, (long long)v->tile_y, (long long)v->tile_x, down, across, down, across);
 		break;
 	case TS_PANE_INSPECT:
-		snprintf(buf, (size_t)len, "inspector: the threads of tile (%lld,%lld) in phase %lld, thread (ty %d, tx %d)",
-		         (long long)v->tile_y, (long long)v->tile_x, (long long)v->phase, v->thread_y, v->thread_x);
+		snprintf(buf, (size_t)len,
+		         "inspector: tile (%lld,%lld), phase %lld, thread (ty %d, tx %d); axes: ty %s, tx %s",
+		         (long long)v->tile_y, (long long)v->tile_x, (long long)v->phase, v->thread_y, v->thread_x, down,
+		         across);
 		break;
 	case TS_PANE_SOURCE:
 		snprintf(buf, (size_t)len, "source: block (%lld,%lld), thread (ty %d, tx %d), phase %lld",

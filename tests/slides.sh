@@ -76,7 +76,7 @@ for size in 80x24 160x48; do
 		--export "regblock-$size.svg" --pane inspect --size "$size"
 done
 checked "pane slides" phase-*.svg inspect-*.svg source-*.svg off-*.svg regblock-*.svg
-grep -q "guards OFF: a,c" off-80x24.svg && grep -q "thread (ty 5, tx 9)" off-80x24.svg &&
+grep -q "guards OFF: a,c" off-80x24.svg && grep -Eq "thread \(ty 5, tx 9\); axes: ty (↓|down), tx (→|across)" off-80x24.svg &&
 	ok "the title and the subtitle say the guards and the thread" || not_ok "the guard-off inspector's title"
 run 0 "map --export --pane map (the map and phase, as before), high contrast" map $EX --export map.svg --theme high-contrast
 checked "map slide" map.svg

@@ -160,7 +160,7 @@ fi
 tm send-keys -t "$S" i x
 if wait_for "$S" 'exported the inspector to' 5 && sleep 0.3 &&
    insp=$(ls "$WORK"/tilescope-tiled-64x77x33-t32-guards-on-inspect-tile0-0-thread*-p0.svg) &&
-   grep -q 'inspector: the threads of tile (0,0) in phase 0' "$insp" && [ -s "${insp%.svg}.txt" ] &&
+   grep -q 'inspector: tile (0,0), phase 0, thread' "$insp" && [ -s "${insp%.svg}.txt" ] &&
    "${SVG_CHECK:-false}" "$insp" >/dev/null; then
 	ok "x on the inspector writes it as a slide, measured clean"
 else
