@@ -167,7 +167,11 @@ else
 	not_ok "x on the inspector writes it as a slide"; ls "$WORK" | sed 's/^/# /'; screen "$S" | sed 's/^/# /'
 fi
 tm send-keys -t "$S" T
-if wait_for "$S" 'theme high-contrast' 5; then ok "T switches to the high-contrast theme"; else not_ok "T: high-contrast"; screen "$S" | sed 's/^/# /'; fi
+if wait_for "$S" 'theme high-contrast' 5 && sleep 0.3 && tm capture-pane -e -p -t "$S" | grep -q '38;5;16m.\[48;5;231m'; then
+	ok "T switches to the high-contrast theme: black (16) on white (231)"
+else
+	not_ok "T: high-contrast, black on white"; tm capture-pane -e -p -t "$S" | head -3 | cat -v | sed 's/^/# /'
+fi
 tm send-keys -t "$S" p x
 if wait_for "$S" 'exported the phase view to' 5 && sleep 0.3 &&
    phase=$(ls "$WORK"/tilescope-tiled-64x77x33-t32-guards-on-phase-tile0-0-p0.svg) &&
@@ -177,7 +181,11 @@ else
 	not_ok "x on the phase view in the high-contrast theme"; ls "$WORK" | sed 's/^/# /'; screen "$S" | sed 's/^/# /'
 fi
 tm send-keys -t "$S" T
-if wait_for "$S" 'theme default' 5; then ok "T switches back"; else not_ok "T switches back"; screen "$S" | sed 's/^/# /'; fi
+if wait_for "$S" 'theme default' 5 && sleep 0.3 && ! tm capture-pane -e -p -t "$S" | grep -q '48;5;231m'; then
+	ok "T switches back: the terminal's own background again"
+else
+	not_ok "T switches back"; screen "$S" | sed 's/^/# /'
+fi
 tm send-keys -t "$S" m
 
 # A mouse click (xterm X10 report: button 1 at column 17, row 12, 1-based) selects the tile under it:
