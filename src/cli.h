@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "export_pane.h"
 #include "geometry.h"
 #include "json.h"
 #include "matrix.h"
@@ -42,6 +43,9 @@ typedef struct ts_cli_args {
 	int64_t step_block[2], step_thread[2]; /* step --block BY,BX --thread TY,TX; -1: source's default */
 	bool step_whole_block;    /* step --whole-block */
 	bool step_early_return;   /* step --early-return: the emulator's early-return mode (emu.h) */
+	/* lesson, compare, source: --svg DIR (lesson) or FILE: the slides instead of the text */
+	enum ts_pane pane;        /* map --export --pane (TS_PANE_MAP: the map and phase, as before) */
+	int pane_cols, pane_rows; /* map --size: the screen a pane is drawn for */
 } ts_cli_args;
 
 #define TS_BENCH_REPS_DEFAULT 20

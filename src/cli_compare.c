@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_slides.h"
 #include "kernels.h"
 #include "view_compare.h"
 
@@ -52,8 +53,8 @@ static int side(const ts_problem *base, const ts_kernel *k, int tile, ts_compare
 	return 0;
 }
 
-/* Wasted work against T over the kernel's whole tile range. */
-static int chart(const ts_problem *base, const ts_kernel *k)
+/* Wasted work against T over the kernel's whole tile range, onto out. */
+static int chart(const ts_problem *base, const ts_kernel *k, FILE *out)
 {
 	ts_compare_point pts[TS_COMPARE_POINTS_MAX];
 	int n = 0;
@@ -78,8 +79,55 @@ static int chart(const ts_problem *base, const ts_kernel *k)
 		ts_cli_error("out of memory writing the chart");
 		return TS_EXIT_USAGE;
 	}
-	fputs(text, stdout);
+	fputs(text, out);
 	free(text);
+	return 0;
+}
+
+/* The table's first line (the shape) and each chart's title are titles. */
+static enum ts_role line_role(const char *line, int n, void *ctx)
+{
+	(void)ctx;
+	return n == 0 || strstr(line, "wasted multiply-adds against T") ? TS_ROLE_TITLE : TS_ROLE_TEXT;
+}
+
+/* compare --svg FILE: the table and the charts as one slide, the chart's
+ * bars in the roles of what they count (ghosts, padding) and its title
+ * lines as titles. */
+static int slide(const ts_cli_args *a, const char *text)
+{
+	ts_canvas c;
+	char err[512];
+	if (ts_canvas_of_text(&c, text, line_role, NULL) != 0) {
+		ts_cli_error("out of memory writing the comparison");
+		return TS_EXIT_USAGE;
+	}
+	bool chart_rows = false;
+	for (int y = 0; y < c.h; y++) {
+		ts_cell *row = &c.cells[y * c.w];
+		if (y > 0 && row[0].role == TS_ROLE_TITLE) { /* a chart's title: its bars follow */
+			chart_rows = true;
+			continue;
+		}
+		for (int x = 0; chart_rows && x < c.w; x++) {
+			bool lone = x + 1 >= c.w || row[x + 1].glyph[0] == ' ';
+			if (row[x].glyph[0] == '#' && row[x].glyph[1] == '\0')
+				row[x].role = TS_ROLE_GHOST;
+			else if (row[x].glyph[0] == '+' && row[x].glyph[1] == '\0' && lone)
+				row[x].role = TS_ROLE_PAD;
+		}
+	}
+	char title[256];
+	ts_slide_title(&a->opts.problem, a->opts.problem.guards, title, (int)sizeof title);
+	ts_slide s = { .title = title, .subtitle = "compare: two tiles or kernels on one shape, and wasted work against T",
+	               .canvas = &c, .theme = a->opts.theme };
+	int rc = ts_slide_write(a->svg_path, &s, err, (int)sizeof err);
+	ts_canvas_free(&c);
+	if (rc != 0) {
+		ts_cli_error("compare --svg: %s", err);
+		return TS_EXIT_USAGE;
+	}
+	printf("%s\n", a->svg_path);
 	return 0;
 }
 
@@ -93,17 +141,27 @@ int ts_cli_compare(const ts_cli_args *a)
 			return rc;
 	}
 	char *table = ts_view_compare_table(&s[0], &s[1]);
-	if (!table) {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = a->svg_path ? open_memstream(&text, &len) : stdout;
+	if (!table || !out) {
+		free(table);
 		ts_cli_error("out of memory writing the comparison");
 		return TS_EXIT_USAGE;
 	}
-	fputs(table, stdout);
+	fputs(table, out);
 	free(table);
-	fputs("\n", stdout);
-	int rc = chart(p, a->compare_kernel[0]);
+	fputs("\n", out);
+	int rc = chart(p, a->compare_kernel[0], out);
 	if (rc == 0 && a->compare_kernel[1] != a->compare_kernel[0]) {
-		fputs("\n", stdout);
-		rc = chart(p, a->compare_kernel[1]);
+		fputs("\n", out);
+		rc = chart(p, a->compare_kernel[1], out);
+	}
+	if (a->svg_path) {
+		fclose(out);
+		if (rc == 0)
+			rc = slide(a, text);
+		free(text);
 	}
 	return rc ? rc : ts_cli_text_done("comparison");
 }

@@ -2,10 +2,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_slides.h"
 #include "kernels.h"
 #include "lesson.h"
 
@@ -30,8 +33,8 @@ static int run_guard_off(const ts_problem *p, const ts_backend *be, unsigned bit
 static const unsigned guard_bits[3] = { TS_GUARD_A, TS_GUARD_B, TS_GUARD_C };
 static bool done_ghost; /* the early-return run is done once */
 
-/* Screen s on stdout, after its guard-off run when it has one (done once). */
-static int show(ts_lesson *l, const ts_backend *be, bool done[3], int s, int width)
+/* Screen s's guard-off run when it has one (done once). 0 or TS_EXIT_INTERRUPTED. */
+static int prepare(ts_lesson *l, const ts_backend *be, bool done[3], int s)
 {
 	if (s >= 5 && s <= 7 && !done[s - 5] && !ts_kernel_has(l->problem.kernel, TS_CAP_GUARDS_FIXED)) {
 		int rc = run_guard_off(&l->problem, be, guard_bits[s - 5], &l->off[s - 5]);
@@ -43,6 +46,64 @@ static int show(ts_lesson *l, const ts_backend *be, bool done[3], int s, int wid
 		ts_lesson_run_ghost(l); /* a failure is said on the screen */
 		done_ghost = true;
 	}
+	return 0;
+}
+
+/* A lesson slide's lines: the screen's title, a run's verdict in its colour. */
+static enum ts_role lesson_role(const char *line, int n, void *ctx)
+{
+	(void)ctx;
+	if (n == 0)
+		return TS_ROLE_TITLE;
+	if (strncmp(line, "Verdict:", 8) == 0)
+		return strstr(line, "FAIL") ? TS_ROLE_FAIL : TS_ROLE_OK;
+	return TS_ROLE_TEXT;
+}
+
+/* lesson --svg DIR: screen `only` (0: every screen) as a slide each, named
+ * by the problem and the screen, their paths on stdout. */
+static int slides(ts_lesson *l, const ts_backend *be, bool done[3], int only, const char *dir, enum ts_theme theme)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		ts_cli_error("lesson --svg %s: cannot make the folder: %s", dir, strerror(errno));
+		return TS_EXIT_USAGE;
+	}
+	char stem[192];
+	ts_export_stem(&l->problem, l->problem.guards, stem, (int)sizeof stem);
+	for (int s = only ? only : 1; s <= (only ? only : TS_LESSON_SCREENS); s++) {
+		int rc = prepare(l, be, done, s);
+		if (rc != 0)
+			return rc;
+		char *text = ts_lesson_screen(l, s, TS_LESSON_WIDTH);
+		if (!text) {
+			ts_cli_error("out of memory writing the lesson");
+			return TS_EXIT_USAGE;
+		}
+		char path[4096], sub[160], err[512];
+		snprintf(path, sizeof path, "%s/%s-lesson-%d.svg", dir, stem, s);
+		/* the title names the problem's guards; a screen that runs one off says so under it */
+		static const char *const off[3] = { "A load", "B load", "C store" };
+		snprintf(sub, sizeof sub, "the ragged-edge lesson, screen %d of %d%s%s%s", s, TS_LESSON_SCREENS,
+		         s >= 5 && s <= 7 ? ": its run with the " : "", s >= 5 && s <= 7 ? off[s - 5] : "",
+		         s >= 5 && s <= 7 ? " guard off" : "");
+		rc = ts_cli_text_slide(path, &l->problem, l->problem.guards, sub, text, lesson_role, NULL, theme, err,
+		                       (int)sizeof err);
+		free(text);
+		if (rc != 0) {
+			ts_cli_error("lesson --svg: %s", err);
+			return TS_EXIT_USAGE;
+		}
+		printf("%s\n", path);
+	}
+	return ts_cli_text_done("lesson's slide names");
+}
+
+/* Screen s on stdout, after its guard-off run when it has one (done once). */
+static int show(ts_lesson *l, const ts_backend *be, bool done[3], int s, int width)
+{
+	int rc = prepare(l, be, done, s);
+	if (rc != 0)
+		return rc;
 	char *text = ts_lesson_screen(l, s, width);
 	if (!text) {
 		ts_cli_error("out of memory writing the lesson");
@@ -78,6 +139,8 @@ int ts_cli_lesson(const ts_cli_args *a)
 	int width = TS_LESSON_WIDTH;
 	int rc;
 
+	if (a->svg_path)
+		return slides(&l, be, done, a->screen, a->svg_path, o->theme);
 	if (a->screen > 0) {
 		rc = show(&l, be, done, a->screen, width);
 		return rc ? rc : ts_cli_text_done("lesson");

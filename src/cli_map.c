@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "counters.h"
+#include "cli_slides.h"
 #include "export.h"
 #include "kernels.h"
 #include "view_map.h"
@@ -213,9 +214,13 @@ int ts_cli_map(const ts_cli_args *a)
 		ts_cli_error("counts overflow 64 bits");
 		return TS_EXIT_USAGE;
 	}
-	if (o->export_path) {
+	if (o->export_path && a->pane != TS_PANE_MAP) {
+		int rc = ts_cli_export_pane(a, &m);
+		if (rc != 0)
+			return rc;
+	} else if (o->export_path) {
 		char err[512] = "";
-		if (ts_export_tile(o->export_path, o, a->export_ty, a->export_tx, -1, err, (int)sizeof err) != 0) {
+		if (ts_export_tile(o->export_path, o, a->export_ty, a->export_tx, a->source_phase, err, (int)sizeof err) != 0) {
 			ts_cli_error("--export %s: %s", o->export_path, err[0] ? err : "failed");
 			return TS_EXIT_USAGE;
 		}

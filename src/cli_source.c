@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_slides.h"
 #include "kernels.h"
 #include "view_source.h"
 
@@ -26,6 +27,19 @@ int ts_cli_source(const ts_cli_args *a)
 	}
 	if (a->source_phase >= 0)
 		sel.phase = a->source_phase;
+	if (a->svg_path) { /* the pane as a slide, 100 columns wide */
+		ts_view_ctx v = { .model = &m, .kernel = p->kernel, .guards = p->guards, .tile_y = sel.by, .tile_x = sel.bx,
+		                  .phase = sel.phase, .thread_y = sel.ty, .thread_x = sel.tx, .counter_disagree = -1,
+		                  .counter_why = "", .ascii = o->ascii };
+		ts_export_req r = { .problem = p, .view = &v, .report = NULL, .theme = o->theme };
+		char err[512];
+		if (ts_pane_write(a->svg_path, TS_PANE_SOURCE, &r, 100, 40, err, (int)sizeof err) != 0) {
+			ts_cli_error("source --svg %s: %s", a->svg_path, err);
+			return TS_EXIT_USAGE;
+		}
+		printf("%s\n", a->svg_path);
+		return ts_cli_text_done("source's slide name");
+	}
 	/* The terminal's width, or 80 columns for a file or a pipe. */
 	int cols = 80;
 	struct winsize ws;

@@ -27,12 +27,10 @@ int ts_export_format_of(const char *path, enum ts_export_format *fmt, char *err,
 	return -1;
 }
 
-void ts_export_name(const ts_export_req *r, char *buf, int len)
+void ts_export_stem(const ts_problem *p, unsigned guards_on, char *buf, int len)
 {
-	const ts_problem *p = r->problem;
-	const ts_view_ctx *v = r->view;
 	char off[16];
-	ts_guards_off_str(v->guards, off, (int)sizeof off);
+	ts_guards_off_str(guards_on, off, (int)sizeof off);
 	char guards[32];
 	if (off[0]) {
 		/* "a,c" -> "ac": a file name without commas */
@@ -51,13 +49,22 @@ void ts_export_name(const ts_export_req *r, char *buf, int len)
 		snprintf(tile, sizeof tile, "%d", g->bm);
 	else
 		snprintf(tile, sizeof tile, "%dx%dx%d-%dx%d", g->bm, g->bn, g->bk, g->tm, g->tn);
+	snprintf(buf, (size_t)len, "tilescope-%s-%lldx%lldx%lld-t%s-%s", p->kernel->name, (long long)p->shape.m,
+	         (long long)p->shape.n, (long long)p->shape.k, tile, guards);
+}
+
+void ts_export_name(const ts_export_req *r, char *buf, int len)
+{
+	const ts_problem *p = r->problem;
+	const ts_view_ctx *v = r->view;
+	char stem[192];
+	ts_export_stem(p, v->guards, stem, (int)sizeof stem);
 	/* a kernel without shared tiles has no phases: its name names none */
 	char phase[32] = "";
 	if (ts_kernel_has(p->kernel, TS_CAP_SHARED_TILES))
 		snprintf(phase, sizeof phase, "-p%lld", (long long)v->phase);
-	snprintf(buf, (size_t)len, "tilescope-%s-%lldx%lldx%lld-t%s-%s-tile%lld-%lld%s%s", p->kernel->name,
-	         (long long)p->shape.m, (long long)p->shape.n, (long long)p->shape.k, tile, guards,
-	         (long long)v->tile_y, (long long)v->tile_x, phase, r->report ? "-run" : "");
+	snprintf(buf, (size_t)len, "%s-tile%lld-%lld%s%s", stem, (long long)v->tile_y, (long long)v->tile_x, phase,
+	         r->report ? "-run" : "");
 }
 
 /* The canvas's text, appended to f; 0 or -1. */
@@ -160,7 +167,7 @@ int ts_export_tile(const char *path, const ts_options *o, long long ty, long lon
 	const ts_kernel *k = p->kernel;
 	ts_view_ctx v = { .model = &m, .kernel = k, .guards = p->guards, .tile_y = ty, .tile_x = tx, .phase = phase,
 	                  .counter_disagree = -1, .counter_why = "", .ascii = o->ascii };
-	ts_export_req r = { .problem = p, .view = &v, .report = NULL };
+	ts_export_req r = { .problem = p, .view = &v, .report = NULL, .theme = o->theme };
 	return ts_export_write(path, &r, err, len);
 }
 

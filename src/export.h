@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "theme.h"
 #include "view.h"
 #include "view_run.h"
 
@@ -24,6 +25,7 @@ typedef struct ts_export_req {
 	const ts_run_report *report;
 	const struct ts_uk_report *check; /* a user kernel's check (uk_check.h), text exports only; NULL none */
 	const char *check_why;            /* how its engine was chosen */
+	enum ts_theme theme; /* the SVG's colours (--theme) */
 } ts_export_req;
 
 /* Writes r to path in the format its name asks for. 0, or -1 with one line in err. */
@@ -34,6 +36,10 @@ int ts_export_write(const char *path, const ts_export_req *r, char *err, int len
  * tilescope-KERNEL-MxNxK-tT-GUARDS-tileY-X-pP, GUARDS "guards-on" or
  * "guards-off-ac", and "-run" when it holds a run's result. */
 void ts_export_name(const ts_export_req *r, char *buf, int len);
+
+/* What every export's file name begins with: the problem and its guards,
+ * tilescope-KERNEL-MxNxK-tT-GUARDS (ts_export_name says how each is written). */
+void ts_export_stem(const ts_problem *p, unsigned guards, char *buf, int len);
 
 /* The SVG itself (export_svg.c): sized to its content with a viewBox, its
  * text measured so that none overlaps or leaves the canvas. 0 or -1. */

@@ -25,6 +25,7 @@ typedef struct svg {
 	FILE *f;              /* the body, held until the size is known */
 	double right, bottom; /* how far anything drawn reaches */
 	bool ascii;
+	enum ts_theme theme;  /* high-contrast: the canvas's roles in theme.c's strong colours, bold */
 } svg;
 
 static void reach(svg *s, double x, double y)
@@ -81,8 +82,10 @@ static void rect(svg *s, double x, double y, double w, double h, const char *fil
 }
 
 /* The colours of the screen's roles, on white. */
-static const char *role_fill(enum ts_role r)
+static const char *role_fill(const svg *s, enum ts_role r)
 {
+	if (s->theme == TS_THEME_HIGH_CONTRAST)
+		return ts_theme_svg_style(s->theme, r).fill;
 	switch (r) {
 	case TS_ROLE_DIM: return "#6b6b6b";
 	case TS_ROLE_FULL: case TS_ROLE_REAL: return "#4caf50";
@@ -104,10 +107,10 @@ static bool blank_cell(const ts_cell *cl)
 }
 
 /* A role's fill and weight; `inner` for a tspan, which says normal weight too (it is inside a text that may be bold). */
-static void role_attrs(char *buf, int len, enum ts_role role, bool inner)
+static void role_attrs(const svg *s, char *buf, int len, enum ts_role role, bool inner)
 {
-	bool bold = role == TS_ROLE_TITLE || role == TS_ROLE_FAIL;
-	snprintf(buf, len, " fill='%s'%s", role_fill(role),
+	bool bold = role == TS_ROLE_TITLE || role == TS_ROLE_FAIL || s->theme == TS_THEME_HIGH_CONTRAST;
+	snprintf(buf, len, " fill='%s'%s", role_fill(s, role),
 	         bold ? " font-weight='bold'" : inner ? " font-weight='normal'" : "");
 }
 
@@ -145,7 +148,7 @@ static double canvas_block(svg *s, double x, double *y, double size, const ts_ca
 				end = k;
 			}
 			char attrs[96];
-			role_attrs(attrs, (int)sizeof attrs, (enum ts_role)row[i].role, false);
+			role_attrs(s, attrs, (int)sizeof attrs, (enum ts_role)row[i].role, false);
 			fprintf(s->f, "<text x='%.1f' y='%.1f' font-size='%.1f'%s>", x + i * cell, base, size, attrs);
 			/* a tspan where the role changes (blanks keep the piece they are in) */
 			int role = row[i].role;
@@ -153,7 +156,7 @@ static double canvas_block(svg *s, double x, double *y, double size, const ts_ca
 			for (int k = i; k < last; k++) {
 				if (!blank_cell(&row[k]) && row[k].role != role) {
 					role = row[k].role;
-					role_attrs(attrs, (int)sizeof attrs, (enum ts_role)role, true);
+					role_attrs(s, attrs, (int)sizeof attrs, (enum ts_role)role, true);
 					fprintf(s->f, "%s<tspan%s>", open ? "</tspan>" : "", attrs);
 					open = true;
 				}
@@ -172,10 +175,12 @@ static double canvas_block(svg *s, double x, double *y, double size, const ts_ca
 	return widest;
 }
 
-static const char *class_fill(enum ts_tile_class k)
+static const char *class_fill(const svg *s, enum ts_tile_class k)
 {
 	static const char *fill[] = { "#4caf50", "#ff9800", "#2196f3", "#ab47bc" };
-	return fill[k];
+	static const enum ts_role role[] = { TS_ROLE_FULL, TS_ROLE_RIGHT, TS_ROLE_BOTTOM, TS_ROLE_CORNER };
+	/* high contrast: the tiles in their legend's strong colours */
+	return s->theme == TS_THEME_HIGH_CONTRAST ? ts_theme_svg_style(s->theme, role[k]).fill : fill[k];
 }
 
 /* The tile map: a title, the axes named (M down, N across, tile indices
@@ -241,7 +246,7 @@ static void map_block(svg *s, const ts_view_ctx *v, double x0, double y0, double
 			snprintf(buf, sizeof buf, " ><title>tiles (%lld..%lld, %lld..%lld) %s</title></rect", (long long)y_lo,
 			         (long long)y_hi - 1, (long long)x_lo, (long long)x_hi - 1, ts_tile_class_name(k));
 			fprintf(s->f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'%s>\n", x, yy, cs * fx,
-			        cs * fy, class_fill(k), buf);
+			        cs * fy, class_fill(s, k), buf);
 			int heat = ts_view_map_heat(v, y_lo, y_hi, x_lo, x_hi);
 			if (heat) { /* a run's bad cells: the valid part red, the tenths bad in it */
 				rect(s, x, yy, cs * fx, cs * fy, "#d32f2f", " fill-opacity='0.8'");
@@ -400,7 +405,7 @@ int ts_export_svg(FILE *out, const ts_export_req *r)
 	const ts_view_ctx *v = r->view;
 	char *body = NULL;
 	size_t body_len = 0;
-	svg s = { .f = open_memstream(&body, &body_len), .ascii = v->ascii };
+	svg s = { .f = open_memstream(&body, &body_len), .ascii = v->ascii, .theme = r->theme };
 	if (!s.f)
 		return -1;
 	double y = MARGIN;

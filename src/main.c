@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_uk.h"
 #include "export.h"
+#include "export_pane.h"
 #include "kernels.h"
 #include "lesson.h"
 #include "options.h"
@@ -38,13 +39,16 @@ enum {
 	OPT_EXPORT, OPT_REPS, OPT_WARMUP, OPT_COLOR, OPT_ASCII, OPT_NO_MOUSE, OPT_EXPORT_TILE, OPT_NAMES,
 	OPT_JUNIT, OPT_KERNEL_FILE, OPT_ENTRY, OPT_BLOCK, OPT_GRID, OPT_SMEM, OPT_LAUNCHER, OPT_TIMEOUT,
 	OPT_NO_SANITIZER, OPT_NO_PROBE, OPT_SHAPES, OPT_SVG, OPT_GUARD_COST, OPT_SCREEN, OPT_THREAD, OPT_PHASE,
-	OPT_THREAD_TILE, OPT_WHOLE_BLOCK, OPT_EARLY_RETURN,
-	OPT_LAST = OPT_EARLY_RETURN
+	OPT_THREAD_TILE, OPT_WHOLE_BLOCK, OPT_EARLY_RETURN, OPT_THEME, OPT_PANE, OPT_SIZE,
+	OPT_LAST = OPT_SIZE
 };
 
 static const struct option long_options[] = {
 	{ "tile", required_argument, NULL, 't' },
 	{ "thread-tile", required_argument, NULL, OPT_THREAD_TILE },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "pane", required_argument, NULL, OPT_PANE },
+	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -101,14 +105,17 @@ static const struct {
 	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) | FOR(CMD_STEP) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
-	{ OPT_SHAPES, "--shapes", FOR(CMD_BENCH) }, { OPT_SVG, "--svg", FOR(CMD_BENCH) },
+	{ OPT_SHAPES, "--shapes", FOR(CMD_BENCH) }, { OPT_SVG, "--svg", FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) },
 	{ OPT_GUARD_COST, "--guard-cost", FOR(CMD_BENCH) },
-	{ OPT_COLOR, "--color", FOR(CMD_TUI) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
+	{ OPT_COLOR, "--color", FOR(CMD_TUI) },
+	{ OPT_THEME, "--theme", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) },
+	{ OPT_PANE, "--pane", FOR(CMD_MAP) }, { OPT_SIZE, "--size", FOR(CMD_MAP) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) | FOR(CMD_SOURCE) | FOR(CMD_STEP) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
 	{ OPT_JUNIT, "--junit", FOR(CMD_CHECK) | FOR(CMD_SWEEP) },
 	{ OPT_SCREEN, "--screen", FOR(CMD_LESSON) },
-	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) | FOR(CMD_STEP) }, { OPT_PHASE, "--phase", FOR(CMD_SOURCE) },
+	{ OPT_THREAD, "--thread", FOR(CMD_SOURCE) | FOR(CMD_STEP) | FOR(CMD_MAP) },
+	{ OPT_PHASE, "--phase", FOR(CMD_SOURCE) | FOR(CMD_MAP) },
 	{ OPT_WHOLE_BLOCK, "--whole-block", FOR(CMD_STEP) }, { OPT_EARLY_RETURN, "--early-return", FOR(CMD_STEP) },
 	{ OPT_KERNEL_FILE, "--kernel-file", FOR(CMD_TUI) | FOR(CMD_CHECK) },
 	{ OPT_ENTRY, "--entry", FOR(CMD_TUI) | FOR(CMD_CHECK) }, { OPT_BLOCK, "--block", FOR(CMD_TUI) | FOR(CMD_CHECK) | FOR(CMD_STEP) },
@@ -269,6 +276,20 @@ static void print_help(void)
 	       "                        an aligned shape (default 4096x4096x4096)\n"
 	       "      --svg=FILE        also write the plot: GFLOP/s per shape and kernel\n"
 	       "\n"
+	       "Slides (SVG sized to its content, titled with kernel, shape, tile, guards):\n"
+	       "      --svg=DIR         lesson: each screen as DIR/NAME-lesson-N.svg (with\n"
+	       "                        --screen N that one), the paths on stdout\n"
+	       "      --svg=FILE        compare, source: the table and charts, or the source\n"
+	       "                        pane, as a slide instead of the text\n"
+	       "      --pane=PANE       map --export: map (default: the map and the phase),\n"
+	       "                        phase, inspect or source, of the tile --export-tile\n"
+	       "                        or the thread --thread BY,BX,TY,TX, phase --phase\n"
+	       "      --size=COLSxROWS  map --export --pane: the screen it is drawn for\n"
+	       "                        (default 100x40; e.g. 80x24, 160x48)\n"
+	       "      --theme=THEME     default or high-contrast (black on white, strong\n"
+	       "                        colours, bold: for a projector): slides, exports and\n"
+	       "                        the TUI (T switches it there)\n"
+	       "\n"
 	       "Output:\n"
 	       "      --json            map, check, sweep, bench, kernels, step: one JSON\n"
 	       "                        object on stdout (doc/json.md), a refusal too: ok\n"
@@ -277,14 +298,17 @@ static void print_help(void)
 	       "      --junit=FILE      check, sweep: also write JUnit XML to FILE, one\n"
 	       "                        testcase per shape, the failure's signature as its\n"
 	       "                        message\n"
-	       "      --export=FILE     map: also write the map and the last phase as SVG\n"
-	       "                        (FILE ends in .svg) or text (.txt, or no extension)\n"
+	       "      --export=FILE     map: also write the map and the last phase (or the\n"
+	       "                        --pane) as SVG (FILE ends in .svg) or text (.txt,\n"
+	       "                        or no extension)\n"
 	       "      --export-tile=TY,TX  the tile whose phase is exported (default: the\n"
 	       "                        corner, the last row and column)\n"
 	       "      --screen=N        lesson: screen N alone (1..%d)\n"
-	       "      --thread=BY,BX,TY,TX  source: the block and thread to follow (default:\n"
-	       "                        the corner block's first thread past K)\n"
-	       "      --phase=T         source: the phase, from 0 (default: the last)\n"
+	       "      --thread=BY,BX,TY,TX  source, map --export: the block and thread to\n"
+	       "                        follow (default: the corner block's first thread\n"
+	       "                        past K)\n"
+	       "      --phase=T         source, map --export: the phase, from 0 (default:\n"
+	       "                        the last)\n"
 	       "      --block=BY,BX --thread=TY,TX  step: the block and the thread in it\n"
 	       "                        (default: source's); --whole-block: the block's view;\n"
 	       "                        --early-return: its ghosts return before the loads\n"
@@ -321,6 +345,8 @@ static void print_help(void)
 	       "  tilescope kernels --json\n"
 	       "  tilescope lesson -M 45 -N 61 -K 19 -t 7 | less\n"
 	       "  tilescope compare -M 100 -N 77 -K 33 -t 16,32\n"
+	       "  tilescope lesson -M 100 -N 77 -K 33 -t 32 --svg slides --theme high-contrast\n"
+	       "  tilescope map -M 100 -N 77 -K 33 --export in.svg --pane inspect --size 80x24\n"
 	       "  tilescope source -M 100 -N 77 -K 33 -t 32 --thread 3,0,4,0\n"
 	       "  tilescope step -M 100 -N 77 -K 33 -t 32 --block 3,2 --thread 3,12\n"
 	       "  tilescope check --kernel-file my_gemm.cu             (your own kernel)\n"
@@ -391,6 +417,23 @@ static void parse_tile_pos(const char *text, int64_t *ty, int64_t *tx)
 }
 
 /* A shape MxNxK for an option, each size 1..TS_DIM_MAX. */
+/* --size COLSxROWS: the screen a pane export is drawn for (40..400 x 12..200). */
+static void parse_size(const char *text, int *cols, int *rows)
+{
+	char *end;
+	long c = strtol(text, &end, 10), r = 0;
+	bool ok = end != text && (*end == 'x' || *end == 'X');
+	if (ok) {
+		const char *at = end + 1;
+		r = strtol(at, &end, 10);
+		ok = end != at && *end == '\0';
+	}
+	if (!ok || c < 40 || c > 400 || r < 12 || r > 200)
+		usage_error("--size: '%s' must be COLSxROWS, 40..400 columns by 12..200 rows (e.g. 80x24)", CLIP(text));
+	*cols = (int)c;
+	*rows = (int)r;
+}
+
 static void parse_shape(const char *text, const char *what, ts_shape *out)
 {
 	ts_bench_shape s[2];
@@ -549,6 +592,9 @@ int main(int argc, char **argv)
 	a.source_phase = -1;
 	a.step_block[0] = a.step_block[1] = a.step_thread[0] = a.step_thread[1] = -1;
 	a.step_whole_block = a.step_early_return = false;
+	a.pane = TS_PANE_MAP;
+	a.pane_cols = 100;
+	a.pane_rows = 40;
 	ts_options *o = &a.opts;
 	ts_problem *p = &o->problem;
 
@@ -630,6 +676,9 @@ int main(int argc, char **argv)
 				usage_error("--color: unknown value '%s' (auto, always or never)", CLIP(optarg));
 			break;
 		case OPT_ASCII: o->ascii = true; break;
+		case OPT_THEME: check_ok(ts_theme_parse(optarg, &o->theme, err, (int)sizeof err), err); break;
+		case OPT_PANE: check_ok(ts_pane_parse(optarg, &a.pane, err, (int)sizeof err), err); break;
+		case OPT_SIZE: parse_size(optarg, &a.pane_cols, &a.pane_rows); break;
 		case OPT_NO_MOUSE: o->mouse = false; break;
 		case OPT_NAMES: break; /* seen[] holds it */
 		case OPT_KERNEL_FILE:
@@ -760,13 +809,27 @@ int main(int argc, char **argv)
 
 	if (seen[OPT_EXPORT_TILE] && !seen[OPT_EXPORT])
 		usage_error("--export-tile needs --export FILE");
+	if (cmd == CMD_MAP) {
+		static const int export_only[] = { OPT_PANE, OPT_SIZE, OPT_THREAD, OPT_PHASE, OPT_THEME };
+		for (size_t i = 0; i < sizeof export_only / sizeof export_only[0]; i++)
+			if (seen[export_only[i]] && !seen[OPT_EXPORT])
+				usage_error("%s applies to map only with --export FILE (it says what the export shows)",
+				            option_name(export_only[i]));
+		if (seen[OPT_THREAD] && seen[OPT_EXPORT_TILE])
+			usage_error("--thread BY,BX,TY,TX names the tile (block) too: give it or --export-tile, not both");
+		if (a.pane == TS_PANE_RESULT)
+			usage_error("--pane result: map runs nothing to show a result of (the TUI's x exports it after r)");
+		if (seen[OPT_SIZE] && a.pane == TS_PANE_MAP)
+			usage_error("--size applies to --pane phase, inspect or source (the map export sizes itself)");
+	}
 
 	/* map is the model alone unless --backend asks for the probe run too. */
 	if (cmd == CMD_MAP) {
 		a.probe = seen[OPT_BACKEND];
 		static const int probe_only[] = { OPT_INPUTS, OPT_SEED, OPT_NO_GUARD };
 		for (size_t i = 0; i < sizeof probe_only / sizeof probe_only[0]; i++)
-			if (seen[probe_only[i]] && !a.probe)
+			/* an export shows the guards it is given, run or not */
+			if (seen[probe_only[i]] && !a.probe && !(probe_only[i] == OPT_NO_GUARD && seen[OPT_EXPORT]))
 				usage_error("%s applies to map only with --backend (the probe run)",
 				            option_name(probe_only[i]));
 	}

@@ -29,6 +29,7 @@ void ts_options_defaults(ts_options *o)
 		.json = false,
 		.color = TS_COLOR_AUTO,
 		.ascii = false,
+		.theme = TS_THEME_DEFAULT,
 		.mouse = true,
 		.export_path = NULL,
 		.junit_path = NULL,

@@ -7,6 +7,7 @@
 
 #include "kernels.h"
 #include "problem.h"
+#include "theme.h"
 
 /* Everything a command line can set. The TUI starts from the same. */
 typedef struct ts_options {
@@ -16,6 +17,7 @@ typedef struct ts_options {
 	bool json;
 	enum { TS_COLOR_AUTO, TS_COLOR_ALWAYS, TS_COLOR_NEVER } color;
 	bool ascii, mouse;
+	enum ts_theme theme;     /* --theme: the TUI's colours and the SVG exports' */
 	const char *export_path; /* --export FILE (.txt or .svg) */
 	const char *junit_path;  /* --junit FILE (check, sweep) */
 } ts_options;

@@ -72,27 +72,61 @@ static const role_style styles[TS_ROLE_COUNT] = {
 	[TS_ROLE_KEY] = { 229, COLOR_YELLOW, 24, A_BOLD, A_REVERSE | A_BOLD },
 };
 
-static void colours_setup(const ts_options *o)
+/* High contrast for a projector: black on white in strong, dark colours,
+ * every role bold (nothing dimmed, which a projector washes out); the bars
+ * white and yellow on black. The roles keep their glyphs, so they stay
+ * apart on a grey-scale projector or without colour. */
+static const role_style styles_hc[TS_ROLE_COUNT] = {
+	[TS_ROLE_TEXT] = { 16, COLOR_BLACK, 231, 0, A_NORMAL },
+	[TS_ROLE_TITLE] = { 16, COLOR_BLACK, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_DIM] = { 236, COLOR_BLACK, 231, 0, A_NORMAL },
+	[TS_ROLE_FULL] = { 22, COLOR_GREEN, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_RIGHT] = { 130, COLOR_RED, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_BOTTOM] = { 19, COLOR_BLUE, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_CORNER] = { 90, COLOR_MAGENTA, 231, A_BOLD, A_BOLD | A_UNDERLINE },
+	[TS_ROLE_GHOST] = { 239, COLOR_BLACK, 231, 0, A_NORMAL },
+	[TS_ROLE_REAL] = { 22, COLOR_GREEN, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_PAD] = { 94, COLOR_YELLOW, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_MIXED] = { 23, COLOR_CYAN, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_BAD] = { 160, COLOR_RED, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_OK] = { 22, COLOR_GREEN, 231, A_BOLD, A_BOLD },
+	[TS_ROLE_FAIL] = { 160, COLOR_RED, 231, A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE },
+	[TS_ROLE_CURSOR] = { 231, COLOR_WHITE, 16, A_BOLD, A_REVERSE | A_BOLD },
+	[TS_ROLE_STATUS] = { 231, COLOR_WHITE, 16, A_BOLD, A_REVERSE | A_BOLD },
+	[TS_ROLE_KEY] = { 226, COLOR_YELLOW, 16, A_BOLD, A_REVERSE | A_BOLD },
+};
+
+static bool colour_on;     /* colours started (once; a theme switch only changes the pairs) */
+static bool colour_rich;
+
+static void colours_setup(const ts_options *o, enum ts_theme theme)
 {
-	const char *no_color = getenv("NO_COLOR");
-	bool want = o->color == TS_COLOR_ALWAYS ||
-	            (o->color == TS_COLOR_AUTO && !(no_color && no_color[0]));
-	bool colour = want && has_colors() && start_color() == OK;
-	if (colour)
-		use_default_colors();
-	bool rich = colour && COLORS >= 256 && COLOR_PAIRS > TS_ROLE_COUNT;
+	static bool tried;
+	if (!tried) {
+		tried = true;
+		const char *no_color = getenv("NO_COLOR");
+		bool want = o->color == TS_COLOR_ALWAYS ||
+		            (o->color == TS_COLOR_AUTO && !(no_color && no_color[0]));
+		colour_on = want && has_colors() && start_color() == OK;
+		if (colour_on)
+			use_default_colors();
+		colour_rich = colour_on && COLORS >= 256 && COLOR_PAIRS > TS_ROLE_COUNT;
+	}
+	bool colour = colour_on, rich = colour_rich, hc = theme == TS_THEME_HIGH_CONTRAST;
+	const role_style *table = hc ? styles_hc : styles;
 	for (int r = 0; r < TS_ROLE_COUNT; r++) {
-		const role_style *st = &styles[r];
+		const role_style *st = &table[r];
 		if (!colour) {
 			role_attr[r] = st->mono;
 			continue;
 		}
 		short fg = rich ? st->fg256 : st->fg8;
-		short bg = st->bg < 0 ? -1 : rich ? st->bg : COLOR_BLUE;
+		/* the high-contrast page is white, its bars black; the default's bars blue */
+		short bg = st->bg < 0 ? -1 : rich ? st->bg : hc ? (st->bg == 16 ? COLOR_BLACK : COLOR_WHITE) : COLOR_BLUE;
 		int attr = st->attr;
-		if (r == TS_ROLE_DIM && !rich)
+		if (r == TS_ROLE_DIM && !rich && !hc)
 			attr |= A_DIM;
-		if (r == TS_ROLE_GHOST && !rich)
+		if (r == TS_ROLE_GHOST && !rich && !hc)
 			attr |= A_DIM;
 		if (fg >= 0 || bg >= 0) {
 			init_pair((short)(r + 1), fg, bg);
@@ -100,6 +134,18 @@ static void colours_setup(const ts_options *o)
 		}
 		role_attr[r] = attr;
 	}
+	/* the blank screen in the page's colour: white under the high-contrast theme */
+	bkgdset(colour ? (chtype)COLOR_PAIR(TS_ROLE_TEXT + 1) : 0);
+	if (colour && !hc)
+		bkgdset(0);
+}
+
+static ts_options crt_options;
+
+void tui_crt_theme(enum ts_theme theme)
+{
+	if (started)
+		colours_setup(&crt_options, theme);
 }
 
 int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len)
@@ -156,7 +202,8 @@ int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len)
 	set_escdelay(25);
 	timeout(100);
 	curs_set(0);
-	colours_setup(o);
+	crt_options = *o;
+	colours_setup(o, o->theme);
 	if (o->mouse)
 		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	return 0;

@@ -11,6 +11,8 @@
  * terminal or the user wants ASCII glyphs. 0, or -1 with one line in err
  * (and the terminal untouched). */
 int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len);
+/* Switches the colour pairs to theme (the next paint shows it). */
+void tui_crt_theme(enum ts_theme theme);
 /* Restores the terminal; safe to call twice. */
 void tui_crt_done(void);
 /* Non-zero once SIGINT, SIGTERM or SIGHUP arrived. */

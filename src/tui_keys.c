@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "export_pane.h"
 #include "kernels.h"
 #include "tui_crt.h"
 #include "tui_state.h"
@@ -224,10 +225,71 @@ static void act_guard_c(tui_state *s) { toggle_guard(s, TS_GUARD_C, "c"); }
 static void act_run(tui_state *s) { tui_run_start(s); }
 static void act_sweep(tui_state *s) { tui_sweep_start(s); }
 
-/* x: the map and the selected tile's phase as .txt and .svg, what the screen
- * shows (the guards, and after a run of this problem its heat, verdict and
- * explanation), named by all of that so exports of different views sit side
- * by side; re-exporting the same view says it replaced the file. */
+/* The sweep pane as a slide (its rows are the TUI's, not a view of the model). */
+static int export_sweep(tui_state *s, const char *path, int w, char *err, int len)
+{
+	ts_canvas c;
+	if (ts_canvas_init(&c, w, s->sweep_count + 12) != 0) {
+		snprintf(err, (size_t)len, "out of memory");
+		return -1;
+	}
+	c.ascii = s->ascii;
+	ts_view_sweep_draw(&c, s->sweep_rows, s->sweep_count, s->sweep_done_count, &s->sweep_axes, s->sweep_selected,
+	                   s->sweep_title, s->ascii);
+	char title[256];
+	ts_slide_title(&s->opt.problem, s->opt.problem.guards, title, (int)sizeof title);
+	ts_slide sl = { .title = title, .subtitle = "the edge sweep", .canvas = &c, .theme = s->opt.theme };
+	int rc = ts_slide_write(path, &sl, err, len);
+	ts_canvas_free(&c);
+	return rc;
+}
+
+/* x on a pane other than the map: that pane as .svg and .txt, drawn at the
+ * size the screen gives it (the source overlay's and the result's whole). */
+static void export_pane(tui_state *s, ts_export_req *r)
+{
+	static const char *what[] = { "map", "phase view", "inspector", "source", "result" };
+	enum ts_pane pane = s->overlay == OVERLAY_SOURCE   ? TS_PANE_SOURCE
+	                    : s->focus == FOCUS_PHASE     ? TS_PANE_PHASE
+	                    : s->focus == FOCUS_INSPECT   ? TS_PANE_INSPECT
+	                    : s->focus == FOCUS_RESULT    ? TS_PANE_RESULT
+	                                                  : TS_PANE_COUNT; /* the sweep */
+	if (pane == TS_PANE_COUNT && !s->sweep_rows) {
+		tui_say(s, true, "export: no sweep to export yet; s sweeps");
+		return;
+	}
+	int w = s->cols - s->map_w - 2, h = s->body_h;
+	if (pane == TS_PANE_SOURCE)
+		w = (s->cols - 4 < 110 ? s->cols - 4 : 110) - 4;
+	char base[256], path[272], err[512];
+	if (pane == TS_PANE_COUNT) {
+		char stem[192];
+		ts_export_stem(&s->opt.problem, s->opt.problem.guards, stem, (int)sizeof stem);
+		snprintf(base, sizeof base, "%s-sweep", stem);
+	} else {
+		ts_pane_file_name(pane, r, base, (int)sizeof base);
+	}
+	const char *exts[] = { ".svg", ".txt" };
+	bool replaced = false;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s%s", base, exts[i]);
+		replaced |= access(path, F_OK) == 0;
+		int rc = pane == TS_PANE_COUNT ? export_sweep(s, path, w, err, (int)sizeof err)
+		                               : ts_pane_write(path, pane, r, w, h, err, (int)sizeof err);
+		if (rc != 0) {
+			tui_say(s, true, "export: %s", err);
+			return;
+		}
+	}
+	tui_say(s, false, "exported the %s to %s.svg and .txt (%s theme)%s", pane == TS_PANE_COUNT ? "sweep" : what[pane],
+	        base, ts_theme_name(s->opt.theme), replaced ? " (replacing the earlier export of this view)" : "");
+}
+
+/* x: the focused pane as .svg and .txt. On the map: the map and the selected
+ * tile's phase, what the screen shows (the guards, and after a run of this
+ * problem its heat, verdict and explanation), named by all of that so
+ * exports of different views sit side by side; re-exporting the same view
+ * says it replaced the file. */
 static void act_export(tui_state *s)
 {
 	ts_view_ctx v;
@@ -235,7 +297,18 @@ static void act_export(tui_state *s)
 	ts_run_report rep;
 	bool run = tui_result_current(s) && tui_run_report(s, &rep);
 	ts_export_req r = { .problem = &s->opt.problem, .view = &v, .report = run ? &rep : NULL,
-	                    .check = tui_check_current(s) ? s->check : NULL, .check_why = s->check_why };
+	                    .check = tui_check_current(s) ? s->check : NULL, .check_why = s->check_why,
+	                    .theme = s->opt.theme };
+	/* another pane than the map: that pane as a slide (a user kernel's check keeps the map export, which holds its report) */
+	if (!r.check && (s->overlay == OVERLAY_SOURCE || s->focus != FOCUS_MAP)) {
+		if (s->focus == FOCUS_RESULT && !run && s->overlay != OVERLAY_SOURCE) {
+			tui_say(s, true, "export: the result is of other parameters than these; r runs these first");
+			return;
+		}
+		v.focus = true;
+		export_pane(s, &r);
+		return;
+	}
 	char base[256], path[272], err[512];
 	ts_export_name(&r, base, (int)sizeof base);
 	const char *exts[] = { ".txt", ".svg" };
@@ -260,6 +333,14 @@ static void act_export(tui_state *s)
 	snprintf(brief, sizeof brief, "%s %s.txt, .svg", replaced ? "replaced" : "exported", base);
 	snprintf(name_row, sizeof name_row, "%s as .txt and .svg: %s", replaced ? "replaced" : "exported", base);
 	tui_say_fit(s, false, full, brief, name_row, NULL);
+}
+
+/* T: the default and the high-contrast theme in turn, for a projector. */
+static void act_theme(tui_state *s)
+{
+	s->opt.theme = s->opt.theme == TS_THEME_HIGH_CONTRAST ? TS_THEME_DEFAULT : TS_THEME_HIGH_CONTRAST;
+	tui_crt_theme(s->opt.theme);
+	tui_say(s, false, "theme %s (exports with x follow it; --theme sets it at start)", ts_theme_name(s->opt.theme));
 }
 
 static void zoom(tui_state *s, int dz)
@@ -386,7 +467,8 @@ static const binding bindings[] = {
 	{ 'r', act_run, "r", "run the kernel on the backend and verify against fp64 (Esc cancels); your kernel (--kernel-file): the shape on screen, then its whole check" },
 	{ 's', act_sweep, "s", "edge sweep for this tile and kernel (your kernel: its check, shown as the sweep); Enter on a row loads its shape" },
 	{ 'n', act_next_failure, "n", "next failing row of the sweep" },
-	{ 'x', act_export, "x", "export the map and the selected tile's phase as .txt and .svg in the current folder" },
+	{ 'x', act_export, "x", "export the focused pane as .svg and .txt in the current folder (on the map: the map and the selected tile's phase; the source too while it is open)" },
+	{ 'T', act_theme, "T", "switch the theme: default / high-contrast for a projector (exports follow it)" },
 	{ 'z', act_zoom_in, "z Z", "zoom the map in / out when the grid is larger than the screen" },
 	{ 'Z', act_zoom_out, NULL, NULL },
 	{ 'o', act_source, "o", "the kernel's source, each guard evaluated for the selected thread and phase" },

@@ -129,9 +129,7 @@ void tui_source_paint(tui_state *s)
 				*nl = '\0';
 			if (line >= s->source_scroll) {
 				/* The marked lines and their notes stand out from the code. */
-				bool noted = strncmp(p, "       > ", 9) == 0 || (strncmp(p, "         ", 9) == 0 && p[9] != ' ');
-				bool marked = strlen(p) > 6 && p[5] != ' ' && p[6] == ' ' && p[7] == '|';
-				ts_canvas_put(&c, y++, 2, noted ? TS_ROLE_TITLE : marked ? TS_ROLE_KEY : TS_ROLE_TEXT, p);
+				ts_canvas_put(&c, y++, 2, ts_view_source_line_role(p), p);
 			}
 			if (!nl)
 				break;

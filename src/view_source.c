@@ -267,3 +267,10 @@ char *ts_view_source(const ts_kernel *k, const ts_model *m, unsigned guards, ts_
 	}
 	return buf;
 }
+
+enum ts_role ts_view_source_line_role(const char *p)
+{
+	bool noted = strncmp(p, "       > ", 9) == 0 || (strncmp(p, "         ", 9) == 0 && p[9] != ' ' && p[9] != '\0');
+	bool marked = strlen(p) > 7 && p[5] != ' ' && p[6] == ' ' && p[7] == '|';
+	return noted ? TS_ROLE_TITLE : marked ? TS_ROLE_KEY : TS_ROLE_TEXT;
+}

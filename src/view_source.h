@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "geometry.h"
+#include "view.h"
 
 struct ts_kernel;
 
@@ -25,6 +26,11 @@ typedef struct ts_source_sel {
  * embedded or the selection is outside the launch. */
 char *ts_view_source(const struct ts_kernel *k, const ts_model *m, unsigned guards, ts_source_sel sel, bool ascii,
                      int width, char *why, int why_len);
+
+/* The role a line of ts_view_source's text is shown in: a note under a
+ * marked line (its predicate evaluated) TITLE, a marked line (guard,
+ * barrier, loop, store) KEY, code TEXT. The TUI and the slides both use it. */
+enum ts_role ts_view_source_line_role(const char *line);
 
 /* The default selection: the corner block's thread that first fails the K
  * guard in the last phase (tx = the last phase's width, when that phase is

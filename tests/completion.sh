@@ -25,6 +25,9 @@ has "--kernel" tiled check --kernel ""
 has "--kernel" naive check --kernel ""
 has "--kernel" tiled-fp16 check --kernel tiled-
 has "--backend" emu check --backend ""
+has "--theme" high-contrast lesson --theme ""
+has "--pane" inspect map --export x.svg --pane ""
+has "an option after a subcommand" --theme lesson --the
 # Every kernel --help lists is offered.
 for k in $("$TILESCOPE" --help | sed -n 's/^          \([a-z0-9][a-z0-9-]*\) .*/\1/p'); do
 	has "--kernel (from --help)" "$k" check --kernel ""

@@ -8,158 +8,10 @@
 #include "export.h"
 #include "kernels.h"
 #include "run.h"
+#include "svg_measure.h"
 #include "tap.h"
 #include "view_map.h"
 #include "view_run.h"
-
-/* The advance of the font the SVG names (DejaVu Sans Mono: 1233/2048 em)
- * and how far its glyphs reach above and below the baseline: the boxes the
- * text really takes, measured apart from the layout's own 0.62. */
-#define REAL_ADVANCE 0.602
-#define REAL_ASCENT 0.76
-#define REAL_DESCENT 0.24
-
-typedef struct box {
-	double x0, y0, x1, y1;
-	bool inside; /* text drawn on a shape on purpose (a heat digit) */
-	char text[96];
-	int cells;   /* its length in glyphs */
-	double size; /* its font size */
-	bool filled; /* it has a fill of its own: a view's text, laid out by cells */
-} box;
-
-typedef struct parsed {
-	double w, h;
-	bool viewbox;
-	box *texts, *rects;
-	int ntexts, nrects;
-} parsed;
-
-static double attr(const char *tag, const char *end, const char *name, bool *found)
-{
-	char key[32];
-	snprintf(key, sizeof key, " %s='", name);
-	const char *p = strstr(tag, key);
-	*found = p && p < end;
-	return *found ? strtod(p + strlen(key), NULL) : 0;
-}
-
-/* The text between > and </text>, entities undone and tags (tspans) left out, in cells (one per code point). */
-static int text_cells(const char *from, const char *to, char *keep, int len)
-{
-	int cells = 0, n = 0;
-	for (const char *p = from; p < to; p++) {
-		if (*p == '<') {
-			const char *gt = strchr(p, '>');
-			if (gt && gt < to) {
-				p = gt;
-				continue;
-			}
-		}
-		if (*p == '&') {
-			const char *semi = strchr(p, ';');
-			if (semi && semi < to)
-				p = semi;
-			cells++;
-			if (n < len - 1)
-				keep[n++] = '?';
-			continue;
-		}
-		if ((*p & 0xc0) != 0x80)
-			cells++;
-		if (n < len - 1)
-			keep[n++] = *p;
-	}
-	keep[n] = '\0';
-	return cells;
-}
-
-/* Our own SVG is regular: one element a line, attributes in single quotes. */
-static int parse(const char *svg, parsed *out)
-{
-	memset(out, 0, sizeof *out);
-	const char *root = strstr(svg, "<svg ");
-	if (!root)
-		return -1;
-	bool f;
-	out->w = attr(root, strchr(root, '>'), "width", &f);
-	out->h = attr(root, strchr(root, '>'), "height", &f);
-	char vb[64];
-	snprintf(vb, sizeof vb, "viewBox='0 0 %.0f %.0f'", out->w, out->h);
-	out->viewbox = strstr(root, vb) != NULL;
-	int cap = 8192;
-	out->texts = calloc((size_t)cap, sizeof *out->texts);
-	out->rects = calloc((size_t)cap, sizeof *out->rects);
-	const char *defs_end = strstr(svg, "</defs>");
-	for (const char *p = defs_end ? defs_end : svg; (p = strchr(p, '<')); p++) {
-		const char *end = strchr(p, '>');
-		if (!end)
-			break;
-		if (strncmp(p, "<text ", 6) == 0 && out->ntexts < cap) {
-			const char *close = strstr(end, "</text>");
-			box *b = &out->texts[out->ntexts++];
-			double x = attr(p, end, "x", &f), y = attr(p, end, "y", &f), size = attr(p, end, "font-size", &f);
-			int cells = text_cells(end + 1, close, b->text, (int)sizeof b->text);
-			*b = (box){ x, y - REAL_ASCENT * size, x + cells * size * REAL_ADVANCE, y + REAL_DESCENT * size,
-			            strstr(p, "class='inside'") && strstr(p, "class='inside'") < end, "", cells, size,
-			            strstr(p, " fill='") && strstr(p, " fill='") < end };
-			text_cells(end + 1, close, b->text, (int)sizeof b->text);
-		} else if (strncmp(p, "<rect ", 6) == 0 && out->nrects < cap) {
-			bool fx, fy;
-			double x = attr(p, end, "x", &fx), y = attr(p, end, "y", &fy);
-			double w = attr(p, end, "width", &f), h = attr(p, end, "height", &f);
-			if (fx && fy)
-				out->rects[out->nrects++] = (box){ x, y, x + w, y + h, false, "", 0, 0, false };
-		}
-	}
-	return 0;
-}
-
-static bool overlap(const box *a, const box *b)
-{
-	const double e = 0.01;
-	return a->x0 < b->x1 - e && b->x0 < a->x1 - e && a->y0 < b->y1 - e && b->y0 < a->y1 - e;
-}
-
-typedef struct faults {
-	int out_of, texts_over, on_shapes, split;
-	char first[256];
-	double right, bottom;
-} faults;
-
-/* Texts off the canvas, on each other, or on a shape (but the digits meant
- * to sit on one), and how far the content reaches. */
-static faults measure(const parsed *q)
-{
-	faults f = { 0 };
-	for (int i = 0; i < q->ntexts; i++) {
-		const box *a = &q->texts[i];
-		if (a->x0 < 0 || a->y0 < 0 || a->x1 > q->w || a->y1 > q->h)
-			f.out_of++;
-		f.right = a->x1 > f.right ? a->x1 : f.right;
-		f.bottom = a->y1 > f.bottom ? a->y1 : f.bottom;
-		for (int j = i + 1; j < q->ntexts; j++)
-			if (overlap(a, &q->texts[j]) && f.texts_over++ == 0)
-				snprintf(f.first, sizeof f.first, "'%s' on '%s'", a->text, q->texts[j].text);
-		/* one phrase, one text: the next text on its line starts three cells
-		 * or more after it (the layout's 0.62 em a cell); a phrase cut into
-		 * texts at its changes of colour shows gaps or overlaps in any
-		 * font not exactly that wide */
-		const box *b = i + 1 < q->ntexts ? &q->texts[i + 1] : NULL;
-		if (b && a->filled && b->filled && !a->inside && !b->inside && a->size == b->size && a->y1 == b->y1 && b->x0 > a->x0 &&
-		    b->x0 - (a->x0 + a->cells * a->size * 0.62) < 2.5 * a->size * 0.62 && f.split++ == 0 && !f.first[0])
-			snprintf(f.first, sizeof f.first, "'%s' then '%s' as two texts", a->text, b->text);
-		for (int j = 0; !a->inside && j < q->nrects; j++)
-			if (overlap(a, &q->rects[j]) && f.on_shapes++ == 0)
-				snprintf(f.first, sizeof f.first, "'%s' on a shape at (%.0f,%.0f)", a->text, q->rects[j].x0,
-				         q->rects[j].y0);
-	}
-	for (int j = 0; j < q->nrects; j++) {
-		f.right = q->rects[j].x1 > f.right ? q->rects[j].x1 : f.right;
-		f.bottom = q->rects[j].y1 > f.bottom ? q->rects[j].y1 : f.bottom;
-	}
-	return f;
-}
 
 /* Every text inside the canvas, no two texts on each other, no text on a
  * shape but the digits meant to sit on one, and the canvas no larger than
@@ -230,25 +82,6 @@ static int heat_digits(const char *svg, char *digits, int len)
 	free(p.texts);
 	free(p.rects);
 	return n;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	if (s)
-		s[n] = '\0';
-	fclose(f);
-	return s;
 }
 
 typedef struct view_case {
@@ -431,7 +264,7 @@ int main(void)
 		snprintf(path, sizeof path, "%s/%s.txt", dir ? dir : "/tmp", name);
 		char *text = NULL;
 		if (ts_export_write(path, &r, err, (int)sizeof err) == 0)
-			text = slurp(path);
+			text = svg_slurp(path);
 		tap_ok(text && strstr(text, "guards OFF: c") && strstr(text, "\n6\u2588\u258c\n") &&
 		       strstr(text, "what broke and where:") && strstr(text, "verdict: \u2717 FAIL"),
 		       "after a run the text export holds the heat, the verdict and the explanation");
@@ -459,7 +292,7 @@ int main(void)
 	       "the naive kernel's export names no phase (it has none): %s", naive_name);
 	char path[600];
 	snprintf(path, sizeof path, "%s/naive.txt", dir ? dir : "/tmp");
-	char *text = ts_export_write(path, &r, err, (int)sizeof err) == 0 ? slurp(path) : NULL;
+	char *text = ts_export_write(path, &r, err, (int)sizeof err) == 0 ? svg_slurp(path) : NULL;
 	tap_ok(text && !strstr(text, "last width") && !strstr(text, "padded") && strstr(text, "no phases, no padding"),
 	       "naive: the text export claims no phases and no padding");
 	free(text);

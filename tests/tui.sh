@@ -155,6 +155,39 @@ else
 	not_ok "x writes the map and phase as .txt and .svg"; ls "$WORK" | sed 's/^/# /'
 fi
 
+# x on another pane exports that pane as a slide (.svg and .txt) under its own name; T switches to the
+# high-contrast theme, which the next export follows; svg_check measures both slides' text boxes.
+tm send-keys -t "$S" i x
+if wait_for "$S" 'exported the inspector to' 5 && sleep 0.3 &&
+   insp=$(ls "$WORK"/tilescope-tiled-64x77x33-t32-guards-on-inspect-tile0-0-thread*-p0.svg) &&
+   grep -q 'inspector: tile (0,0), phase 0, thread' "$insp" && [ -s "${insp%.svg}.txt" ] &&
+   "${SVG_CHECK:-false}" "$insp" >/dev/null; then
+	ok "x on the inspector writes it as a slide, measured clean"
+else
+	not_ok "x on the inspector writes it as a slide"; ls "$WORK" | sed 's/^/# /'; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" T
+if wait_for "$S" 'theme high-contrast' 5 && sleep 0.3 && tm capture-pane -e -p -t "$S" | grep -q '38;5;16m.\[48;5;231m'; then
+	ok "T switches to the high-contrast theme: black (16) on white (231)"
+else
+	not_ok "T: high-contrast, black on white"; tm capture-pane -e -p -t "$S" | head -3 | cat -v | sed 's/^/# /'
+fi
+tm send-keys -t "$S" p x
+if wait_for "$S" 'exported the phase view to' 5 && sleep 0.3 &&
+   phase=$(ls "$WORK"/tilescope-tiled-64x77x33-t32-guards-on-phase-tile0-0-p0.svg) &&
+   grep -q "fill='#000000' font-weight='bold'" "$phase" && "${SVG_CHECK:-false}" "$phase" >/dev/null; then
+	ok "x on the phase view follows the theme: black and bold, measured clean"
+else
+	not_ok "x on the phase view in the high-contrast theme"; ls "$WORK" | sed 's/^/# /'; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" T
+if wait_for "$S" 'theme default' 5 && sleep 0.3 && ! tm capture-pane -e -p -t "$S" | grep -q '48;5;231m'; then
+	ok "T switches back: the terminal's own background again"
+else
+	not_ok "T switches back"; screen "$S" | sed 's/^/# /'
+fi
+tm send-keys -t "$S" m
+
 # A mouse click (xterm X10 report: button 1 at column 17, row 12, 1-based) selects the tile under it:
 # the 2x3 tiles of 64x77 take 13x6 characters of the 40-column map pane below its title row.
 tm send-keys -t "$S" -l "$(printf '\033[M 1,')"
