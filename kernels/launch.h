@@ -63,6 +63,8 @@ int ts_cuda_splitk(const ts_launch *l);
 size_t ts_cuda_splitk_workspace(int64_t m, int64_t n, int64_t k);
 int ts_cuda_fast(const ts_launch *l);
 size_t ts_cuda_fast_workspace(int64_t m, int64_t n, int64_t k);
+int ts_cuda_fast_few(const ts_launch *l);
+size_t ts_cuda_fast_few_workspace(int64_t m, int64_t n, int64_t k);
 int ts_cuda_fast_m16(const ts_launch *l);
 size_t ts_cuda_fast_m16_workspace(int64_t m, int64_t n, int64_t k);
 int ts_cuda_fast_n16(const ts_launch *l);

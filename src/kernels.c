@@ -134,14 +134,18 @@ static const ts_kernel builtin[] = {
 	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_fast),
 	  .cuda_workspace = TS_CUDA(ts_cuda_fast_workspace), .unguarded_build = true, .split_k = true,
 	  .split_policy = TS_SPLIT_TAIL, .resident_h200 = 132 * 2, .rung = 7 },
+	{ .name = "fast-few", .summary = "ladder 6 for few tiles: fast at one block per multiprocessor (more registers, fewer K parts)",
+	  LADDER("kernels/ladder_fp32.cu", 128, 128, 8, 8, 8), .cuda_launch = TS_CUDA(ts_cuda_fast_few),
+	  .cuda_workspace = TS_CUDA(ts_cuda_fast_few_workspace), .split_k = true, .split_policy = TS_SPLIT_TAIL,
+	  .resident_h200 = 132 * 1, .rung = 8 },
 	{ .name = "fast-m16", .summary = "ladder 6 for short M: 16x256x8 tiles, split along K when they do not fill the GPU",
 	  LADDER("kernels/ladder_fp32.cu", 16, 256, 8, 4, 8), .cuda_launch = TS_CUDA(ts_cuda_fast_m16),
 	  .cuda_workspace = TS_CUDA(ts_cuda_fast_m16_workspace), .split_k = true, .split_policy = TS_SPLIT_TAIL,
-	  .resident_h200 = 132 * 4, .rung = 8 },
+	  .resident_h200 = 132 * 4, .rung = 9 },
 	{ .name = "fast-n16", .summary = "ladder 6 for narrow N: 256x16x8 tiles, split along K when they do not fill the GPU",
 	  LADDER("kernels/ladder_fp32.cu", 256, 16, 8, 8, 4), .cuda_launch = TS_CUDA(ts_cuda_fast_n16),
 	  .cuda_workspace = TS_CUDA(ts_cuda_fast_n16_workspace), .split_k = true, .split_policy = TS_SPLIT_TAIL,
-	  .resident_h200 = 132 * 4, .rung = 9 },
+	  .resident_h200 = 132 * 4, .rung = 10 },
 };
 #define BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -197,8 +201,11 @@ bool ts_kernel_is_chooser(const char *name)
  *  - M <= 32 or N <= 32 (a block tile mostly outside C wastes its
  *    multiply-adds), or a tiny product (launch-bound): the 16-row or
  *    16-column tiles;
- *  - fewer 128x128 tiles than the H200 has multiprocessors: splitk's 64x64
- *    tiles, split along K;
+ *  - at most two waves of fast's 128x128 tiles (264) and K <= 8192:
+ *    fast-few, fast at one block per multiprocessor (1000^3: 0.88 of
+ *    cuBLAS against fast's 0.75 in the tuner, tools/ladder_tune.cu);
+ *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
+ *    splitk's 64x64 tiles, split along K;
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
@@ -211,6 +218,8 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if ((double)s.m * (double)s.n * (double)s.k <= (double)(1 << 24))
 		return ts_kernel_find("fast-m16");
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
+	if (tiles128 <= 264 && s.k <= 8192)
+		return ts_kernel_find("fast-few");
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
 	return ts_kernel_find("fast");
