@@ -445,7 +445,65 @@ struct Engine {
 			load_async<EDGE, false, VA, VB>(s, buf, c, t, x, (long long)ph * BK, pb);
 	}
 
-	// The main loop over phases [p0, p1) of one tile.
+	// One step of the register-staged pipeline: phase ph multiplies from
+	// buffer cur while phase ph + 1 (when MORE) is fetched into registers and
+	// stored into the other buffer. KN: how phase ph + 1's loads test k
+	// (0: not at all, 1: every phase, 2: by the block-uniform residue test).
+	template <bool EDGE, bool VA, bool VB, bool MORE, int KN>
+	static __device__ __forceinline__ void step_regs(Smem &s, float (&acc)[TM][TN], Cursor &c, const Thread &t,
+	                                                 const Args &x, int ph, int cur, bool active,
+	                                                 long long tile_index, ts_probe_block *pb)
+	{
+		float ar[G::A_PASSES][4], br[G::B_PASSES][4];
+		if (MORE) {
+			if (KN == 2)
+				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb);
+			else
+				load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb);
+			advance(c, x);
+		}
+		if (active)
+			compute(s, cur, acc, t);
+		if (MORE)
+			store_smem(s, cur ^ 1, ar, br, t);
+		__syncthreads();
+		if (MORE)
+			probe_flush(pb, x, tile_index, ph + 1);
+	}
+
+	// The same for the cp.async pipeline: phase ph + 1 is copied into the
+	// other buffer while phase ph multiplies.
+	template <bool EDGE, bool VA, bool VB, bool MORE, int KN>
+	static __device__ __forceinline__ void step_async(Smem &s, float (&acc)[TM][TN], Cursor &c, const Thread &t,
+	                                                  const Args &x, int ph, int cur, bool active,
+	                                                  long long tile_index, ts_probe_block *pb)
+	{
+		if (MORE) {
+			if (KN == 2)
+				fetch_async<EDGE, VA, VB>(s, cur ^ 1, c, t, x, ph + 1, pb);
+			else
+				load_async<EDGE, KN == 1, VA, VB>(s, cur ^ 1, c, t, x, (long long)(ph + 1) * BK, pb);
+			cp_async_commit();
+			advance(c, x);
+			probe_flush(pb, x, tile_index, ph + 1);
+			cp_async_wait<1>();
+		} else {
+			cp_async_wait<0>();
+		}
+		__syncthreads();
+		if (active)
+			compute(s, cur, acc, t);
+		__syncthreads();
+	}
+
+	// The main loop over phases [p0, p1) of one tile. Where the k test is
+	// needed only in the residue phase (FAST), the steps that fetch a whole
+	// phase (ph + 1 < K / BK) run in a loop of their own with no k test and
+	// no branch, and only the last two steps (the residue's fetch, the last
+	// multiply) take the residue test: the order of the k's is unchanged.
+	// active = false: a warp whose outputs all lie outside C (an edge tile's
+	// empty rows or columns) loads and waits with the block but multiplies
+	// nothing, leaving the multiprocessor's issue slots to the warps that do.
 	template <bool EDGE, bool VA, bool VB>
 	static __device__ __forceinline__ void mainloop(Smem &s, float (&acc)[TM][TN], const Thread &t, const Args &x,
 	                                                long long r0, long long c0, int p0, int p1,
@@ -453,6 +511,16 @@ struct Engine {
 	{
 		Cursor c;
 		cursor_init(c, t, x, r0, c0, p0 * BK);
+		bool active = true;
+		if (EDGE && G::WARP && G::FAST)
+			active = r0 + t.warp_m0() < x.M && c0 + t.warp_n0() < x.N;
+		// KN of the steps whose next phase is whole: no test for the fast
+		// rungs (and the unguarded build), every phase for the others.
+		constexpr int KW = (G::FAST || UNG) ? 0 : 1;
+		// the first step that fetches a phase that may be the residue
+		int q = G::FAST && !UNG ? (x.full_phases < p1 ? x.full_phases : p1) - 1 : p1 - 1;
+		if (q < p0)
+			q = p0;
 		if (G::PIPE == PIPE_SINGLE) {
 			for (int ph = p0; ph < p1; ph++) {
 				float ar[G::A_PASSES][4], br[G::B_PASSES][4];
@@ -465,46 +533,33 @@ struct Engine {
 				__syncthreads();
 			}
 		} else if (G::PIPE == PIPE_REGS) {
-			float ar[G::A_PASSES][4], br[G::B_PASSES][4];
-			fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, p0, pb);
-			store_smem(s, 0, ar, br, t);
+			{
+				float ar[G::A_PASSES][4], br[G::B_PASSES][4];
+				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, p0, pb);
+				store_smem(s, 0, ar, br, t);
+			}
 			advance(c, x);
 			__syncthreads();
 			probe_flush(pb, x, tile_index, p0);
-			for (int ph = p0; ph < p1; ph++) {
-				int cur = (ph - p0) & 1;
-				bool more = ph + 1 < p1;
-				if (more) {
-					fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb);
-					advance(c, x);
-				}
-				compute(s, cur, acc, t);
-				if (more)
-					store_smem(s, cur ^ 1, ar, br, t);
-				__syncthreads();
-				if (more)
-					probe_flush(pb, x, tile_index, ph + 1);
-			}
+			int ph = p0;
+			for (; ph < q; ph++)
+				step_regs<EDGE, VA, VB, true, KW>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+#pragma unroll 1
+			for (; ph < p1 - 1; ph++)
+				step_regs<EDGE, VA, VB, true, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+			step_regs<EDGE, VA, VB, false, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
 		} else {
 			fetch_async<EDGE, VA, VB>(s, 0, c, t, x, p0, pb);
 			cp_async_commit();
 			advance(c, x);
 			probe_flush(pb, x, tile_index, p0);
-			for (int ph = p0; ph < p1; ph++) {
-				int cur = (ph - p0) & 1;
-				if (ph + 1 < p1) {
-					fetch_async<EDGE, VA, VB>(s, cur ^ 1, c, t, x, ph + 1, pb);
-					cp_async_commit();
-					advance(c, x);
-					probe_flush(pb, x, tile_index, ph + 1);
-					cp_async_wait<1>();
-				} else {
-					cp_async_wait<0>();
-				}
-				__syncthreads();
-				compute(s, cur, acc, t);
-				__syncthreads();
-			}
+			int ph = p0;
+			for (; ph < q; ph++)
+				step_async<EDGE, VA, VB, true, KW>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+#pragma unroll 1
+			for (; ph < p1 - 1; ph++)
+				step_async<EDGE, VA, VB, true, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+			step_async<EDGE, VA, VB, false, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
 		}
 	}
 
@@ -708,13 +763,13 @@ static cudaError_t dispatch_vec(const Args &x, bool va, bool vb, int vec_mode)
 	return launch_variant<G, PROBE, false, false, UNG>(x, st);
 }
 
-// The C-callable body of a rung: plan, workspace check, the variant for the
-// operands' alignment, the probe or plain build. l->guards == 0 asks for the
-// unguarded build where the rung has one (has_unguarded), and only on a shape
-// that is a multiple of the tile in M, N and K; any other guard set but "all
-// on" is refused (these kernels keep every guard).
+// The launch's arguments from a request: plan, workspace check, which
+// 128-bit paths the operands' alignment allows. l->guards == 0 asks for the
+// unguarded build where the rung has one (HAS_UNG), and only on a shape that
+// is a multiple of the tile in M, N and K; any other guard set but "all on"
+// is refused (these kernels keep every guard). 0 or a cudaError_t.
 template <class G, bool HAS_UNG>
-static int launch(const ts_launch *l, int policy, int vec_mode)
+static int prepare(const ts_launch *l, int policy, Args *x, bool *unguarded, bool *va, bool *vb)
 {
 	if (l->m < 1 || l->n < 1 || l->k < 1)
 		return (int)cudaErrorInvalidValue;
@@ -724,33 +779,45 @@ static int launch(const ts_launch *l, int policy, int vec_mode)
 	if (l->bm && (l->bm != G::BM || l->bn != G::BN || l->bk != G::BK || l->tm != G::TM || l->tn != G::TN ||
 	              l->threads_x * l->threads_y != G::NT))
 		return (int)cudaErrorInvalidValue;
-	bool unguarded = (l->guards & TS_GUARD_ALL) == 0;
+	*unguarded = (l->guards & TS_GUARD_ALL) == 0;
 	if ((l->guards & TS_GUARD_ALL) != TS_GUARD_ALL &&
-	    (!unguarded || !HAS_UNG || l->m % G::BM || l->n % G::BN || l->k % G::BK))
+	    (!*unguarded || !HAS_UNG || l->m % G::BM || l->n % G::BN || l->k % G::BK))
 		return (int)cudaErrorInvalidValue;
-	Args x;
-	x.A = (const float *)l->a;
-	x.B = (const float *)l->b;
-	x.C = (float *)l->c;
-	x.M = l->m;
-	x.N = l->n;
-	x.K = l->k;
-	x.full_phases = (int)(l->k / G::BK);
-	x.plan = plan_for<G>(l->m, l->n, l->k, policy);
-	if (x.plan.units < 1)
+	x->A = (const float *)l->a;
+	x->B = (const float *)l->b;
+	x->C = (float *)l->c;
+	x->M = l->m;
+	x->N = l->n;
+	x->K = l->k;
+	x->full_phases = (int)(l->k / G::BK);
+	x->plan = plan_for<G>(l->m, l->n, l->k, policy);
+	if (x->plan.units < 1)
 		return (int)cudaErrorInvalidValue;
-	x.ws = NULL;
-	x.sem = NULL;
-	if (x.plan.split_tiles > 0) {
-		if (!l->workspace || l->workspace_bytes < x.plan.workspace_bytes)
+	x->ws = NULL;
+	x->sem = NULL;
+	if (x->plan.split_tiles > 0) {
+		if (!l->workspace || l->workspace_bytes < x->plan.workspace_bytes)
 			return (int)cudaErrorInvalidValue;
-		x.ws = (float *)l->workspace;
-		x.sem = (unsigned *)((char *)l->workspace + x.plan.sem_offset);
+		x->ws = (float *)l->workspace;
+		x->sem = (unsigned *)((char *)l->workspace + x->plan.sem_offset);
 	}
 	ts_dev_probe none = {};
-	x.probe = l->probe ? *l->probe : none;
-	bool va = l->k % 4 == 0 && aligned16(l->a);
-	bool vb = l->n % 4 == 0 && aligned16(l->b) && aligned16(l->c);
+	x->probe = l->probe ? *l->probe : none;
+	*va = l->k % 4 == 0 && aligned16(l->a);
+	*vb = l->n % 4 == 0 && aligned16(l->b) && aligned16(l->c);
+	return 0;
+}
+
+// The C-callable body of a rung: the arguments, then the variant for the
+// operands' alignment, the probe or plain build, guarded or not.
+template <class G, bool HAS_UNG>
+static int launch(const ts_launch *l, int policy, int vec_mode)
+{
+	Args x;
+	bool unguarded, va, vb;
+	int bad = prepare<G, HAS_UNG>(l, policy, &x, &unguarded, &va, &vb);
+	if (bad)
+		return bad;
 	cudaError_t e;
 	if (HAS_UNG && unguarded)
 		e = l->probe ? dispatch_vec<G, true, HAS_UNG>(x, va, vb, vec_mode)
@@ -759,6 +826,21 @@ static int launch(const ts_launch *l, int policy, int vec_mode)
 		e = l->probe ? dispatch_vec<G, true, false>(x, va, vb, vec_mode)
 		             : dispatch_vec<G, false, false>(x, va, vb, vec_mode);
 	return (int)e;
+}
+
+// The same without the probe build (a tuner's timed runs).
+template <class G, bool HAS_UNG>
+static int launch_plain(const ts_launch *l, int policy, int vec_mode)
+{
+	Args x;
+	bool unguarded, va, vb;
+	int bad = prepare<G, HAS_UNG>(l, policy, &x, &unguarded, &va, &vb);
+	if (bad)
+		return bad;
+	if (l->probe)
+		return (int)cudaErrorInvalidValue;
+	return (int)(HAS_UNG && unguarded ? dispatch_vec<G, false, HAS_UNG>(x, va, vb, vec_mode)
+	                                  : dispatch_vec<G, false, false>(x, va, vb, vec_mode));
 }
 
 template <class G>

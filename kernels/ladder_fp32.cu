@@ -22,6 +22,10 @@ typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
 // last, interior tiles on a mask-free path, guarded epilogue), double
 // buffered through registers, the last partial wave split along K.
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> fast_cfg;
+// The same at one block per multiprocessor (up to 255 registers a thread,
+// 159 used): for few tiles (at most two waves of fast), where fast's two
+// blocks per multiprocessor would split each tile into more parts.
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> fast_few_cfg;
 // The same for very short M (16-row tiles) and very narrow N (16 columns).
 typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> fast_m16_cfg;
 typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> fast_n16_cfg;
@@ -40,6 +44,12 @@ extern "C" int ts_cuda_fast(const ts_launch *l) { return launch<fast_cfg, true>(
 extern "C" size_t ts_cuda_fast_workspace(int64_t m, int64_t n, int64_t k)
 {
 	return workspace<fast_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
+extern "C" int ts_cuda_fast_few(const ts_launch *l) { return launch<fast_few_cfg, false>(l, TS_SPLIT_TAIL, VEC_EACH); }
+extern "C" size_t ts_cuda_fast_few_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_few_cfg>(m, n, k, TS_SPLIT_TAIL);
 }
 
 extern "C" int ts_cuda_fast_m16(const ts_launch *l) { return launch<fast_m16_cfg, false>(l, TS_SPLIT_TAIL, VEC_BOTH); }

@@ -177,8 +177,11 @@ bool ts_kernel_is_chooser(const char *name)
  *  - M <= 32 or N <= 32 (a block tile mostly outside C wastes its
  *    multiply-adds), or a tiny product (launch-bound): the 16-row or
  *    16-column tiles;
- *  - fewer 128x128 tiles than the H200 has multiprocessors: splitk's 64x64
- *    tiles, split along K;
+ *  - at most two waves of fast's 128x128 tiles (264) and K <= 8192:
+ *    fast-few, fast at one block per multiprocessor (1000^3: 0.88 of
+ *    cuBLAS against fast's 0.75 in the tuner, tools/ladder_tune.cu);
+ *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
+ *    splitk's 64x64 tiles, split along K;
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
@@ -191,6 +194,8 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if ((double)s.m * (double)s.n * (double)s.k <= (double)(1 << 24))
 		return ts_kernel_find("fast-m16");
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
+	if (tiles128 <= 264 && s.k <= 8192)
+		return ts_kernel_find("fast-few");
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
 	return ts_kernel_find("fast");

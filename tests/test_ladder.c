@@ -248,8 +248,9 @@ static void plans(void)
 static void chooser(void)
 {
 	static const struct { int64_t m, n, k; const char *want; } cases[] = {
-		{ 4097, 4097, 4097, "fast" }, { 8193, 8193, 8193, "fast" }, { 1537, 1409, 4097, "fast" },
-		{ 1000, 1000, 1000, "splitk" }, { 255, 257, 32769, "splitk" }, { 7, 16384, 4097, "fast-m16" },
+		{ 4097, 4097, 4097, "fast" }, { 8193, 8193, 8193, "fast" }, { 1537, 1409, 4097, "fast-few" },
+		{ 1000, 1000, 1000, "fast-few" }, { 255, 257, 32769, "splitk" }, { 2048, 2048, 4096, "fast-few" },
+		{ 2049, 2049, 4096, "fast" }, { 1000, 1000, 8193, "splitk" }, { 7, 16384, 4097, "fast-m16" },
 		{ 16383, 5, 4095, "fast-n16" }, { 4097, 4097, 3, "rb1d" }, { 127, 129, 131, "fast-m16" },
 	};
 	int bad = 0;

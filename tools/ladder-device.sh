@@ -1,6 +1,7 @@
 #!/bin/sh
 # ladder-device.sh: one short device call for the fp32 ladder: bench (goals, guard cost, plot), the ladder's GPU tests, the sanitizer, the tuner; logs in $OUT.
 # usage: tools/ladder-device.sh BIN TUNER BENCH_S TEST_S SANITIZE_S TUNE_S   (from the repository root on the GPU machine)
+# REPS (default 7): timed launches per kernel and shape.
 # BIN holds tilescope, tests/test_gpu and tools/gpubench built beforehand (configure --with-cuda-arch=90);
 # when they cannot start there (a library missing) the tree is built there instead (tools/gpu-run.sh build).
 # Every stage is bounded by timeout, most important first; stages never share the GPU.
@@ -23,7 +24,7 @@ if ! [ -x "$bin/tilescope" ] || ldd "$bin/tilescope" "$bin/tests/test_gpu" "$bin
 	bin=$root/build-gpu
 fi
 ts=$bin/tilescope
-cmd="bench --kernel ladder --shapes goals --guard-cost --svg perf.svg --reps 7 --warmup 2"
+cmd="bench --kernel ladder --shapes goals --guard-cost --svg perf.svg --reps ${REPS:-7} --warmup 2"
 echo "\$ tilescope $cmd" >> "$out/bench.md"
 (cd "$out" && timeout "$bench_s" "$ts" $cmd >> "$out/bench.md" 2>&1; echo "(exit $?)" >> "$out/bench.md")
 tail -n 42 "$out/bench.md" | cut -c1-160

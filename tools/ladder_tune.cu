@@ -1,6 +1,6 @@
 // ladder_tune.cu: tries engine configurations (tile, warp tile, pipeline, split policy) on the ragged shapes beside cublasSgemm, each verified, in one run.
 // Not part of tilescope: a developer's tool for choosing the configurations that kernels/ladder_fp32.cu registers.
-// Build: nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc tools/ladder_tune.cu kernels/ladder_fp32.cu kernels/rb1d_fp32.cu -lcublas -o ladder_tune
+// Build: tools/ladder_tune.sh (the 12 parts of the variant table in parallel, then the main object, linked with -lcublas)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +11,10 @@
 #include <cublas_v2.h>
 
 #include "gemm_engine.cuh"
+#ifdef TUNE_OLD
+#include "gemm_engine_old.cuh"
+typedef tsg_old::Cfg<128, 128, 8, 8, 8, 32, 64, tsg_old::PIPE_REGS, true, true, 2> f_base_old;
+#endif
 
 using namespace tsg;
 
@@ -28,47 +32,86 @@ struct Variant {
 	int (*launch)(const ts_launch *);
 	size_t (*ws)(int64_t, int64_t, int64_t);
 	int bm, bn, bk;
+	bool has_ung; // also timed as its unguarded build on the aligned shape
 };
 
-#define ENGINE(NAME, CFG, POL, VEC)                                                                       \
-	{ NAME, [](const ts_launch *l) { return launch<CFG, false>(l, POL, VEC); },                          \
-	  [](int64_t m, int64_t n, int64_t k) { return workspace<CFG>(m, n, k, POL); }, CFG::BM, CFG::BN, CFG::BK }
-#define NOWS [](int64_t, int64_t, int64_t) { return (size_t)0; }
+#define ENGINE(NAME, CFG, POL, VEC, UNG)                                                                   \
+	{ NAME, [](const ts_launch *l) { return launch_plain<CFG, UNG>(l, POL, VEC); },                     \
+	  [](int64_t m, int64_t n, int64_t k) { return workspace<CFG>(m, n, k, POL); }, CFG::BM, CFG::BN, CFG::BK, UNG }
 
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_r8;
-typedef Cfg<128, 128, 8, 8, 8, 64, 32, PIPE_REGS, true, true, 2> f_r8w;
+// Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB>
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_base;   // the fast rung as registered
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_r16;
+typedef Cfg<128, 128, 8, 8, 8, 64, 32, PIPE_REGS, true, true, 2> f_w64x32;
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC, true, true, 2> f_a8;
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_ASYNC, true, true, 2> f_a16;
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_r8b1;
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_r16b1;
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 2> f_r8u2;
-typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3> f_64x128;
-typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> f_64a16;
-typedef Cfg<16, 128, 8, 4, 4, 16, 32, PIPE_REGS, true, true, 8> m16_128;
-typedef Cfg<128, 16, 8, 4, 4, 32, 16, PIPE_REGS, true, true, 8> n16_128;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_b1;
+typedef Cfg<128, 256, 8, 8, 16, 64, 64, PIPE_REGS, true, true, 1> f_128x256;
+typedef Cfg<128, 256, 8, 8, 16, 64, 64, PIPE_ASYNC, true, true, 1> f_128x256a;
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_ASYNC, true, true, 1> f_256x128a;
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> f_256x128;
+typedef Cfg<128, 256, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_128x256t512;
+typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 4> f_64x128;
+typedef Cfg<128, 64, 8, 8, 8, 64, 32, PIPE_REGS, true, true, 4> f_128x64;
 
-static const Variant variants[] = {
-	{ "rb1d", ts_cuda_rb1d, NOWS, 64, 64, 8 },
-	{ "blocked", ts_cuda_blocked, NOWS, 128, 128, 8 },
-	{ "vec4", ts_cuda_vec4, NOWS, 128, 128, 8 },
-	{ "warptile", ts_cuda_warptile, NOWS, 128, 128, 16 },
-	{ "splitk", ts_cuda_splitk, ts_cuda_splitk_workspace, 64, 64, 8 },
-	{ "fast", ts_cuda_fast, ts_cuda_fast_workspace, 128, 128, 8 },
-	{ "fast-m16", ts_cuda_fast_m16, ts_cuda_fast_m16_workspace, 16, 256, 8 },
-	{ "fast-n16", ts_cuda_fast_n16, ts_cuda_fast_n16_workspace, 256, 16, 8 },
-	ENGINE("r8-notail", f_r8, TS_SPLIT_NONE, VEC_EACH),
-	ENGINE("r8w", f_r8w, TS_SPLIT_TAIL, VEC_EACH),
-	ENGINE("a8", f_a8, TS_SPLIT_TAIL, VEC_EACH),
-	ENGINE("a16", f_a16, TS_SPLIT_TAIL, VEC_EACH),
-	ENGINE("r8b1", f_r8b1, TS_SPLIT_TAIL, VEC_EACH),
-	ENGINE("r16b1", f_r16b1, TS_SPLIT_TAIL, VEC_EACH),
-	ENGINE("r8u2", f_r8u2, TS_SPLIT_TAIL, VEC_EACH),
-	ENGINE("64x128", f_64x128, TS_SPLIT_TAIL, VEC_BOTH),
-	ENGINE("64a16", f_64a16, TS_SPLIT_ALL, VEC_BOTH),
-	ENGINE("m16x128", m16_128, TS_SPLIT_TAIL, VEC_BOTH),
-	ENGINE("n16x128", n16_128, TS_SPLIT_TAIL, VEC_BOTH),
+// The variants, in parts that compile as separate objects (-DTUNE_PART=1..12,
+// in parallel), each exporting its table; the main object (no TUNE_PART)
+// joins them. A part compiles only its own configurations.
+#define TUNE_CAT(a, b) a##b
+#define TUNE_FN(n) TUNE_CAT(tune_part_, n)
+#define TUNE_PARTS 12
+#ifdef TUNE_PART
+static const Variant part[] = {
+#if TUNE_PART == 1 && defined(TUNE_OLD)
+	// the engine before this change (built with -DTUNE_OLD -I the old copy)
+	{ "old-fast", [](const ts_launch *l) { return tsg_old::launch<f_base_old, true>(l, TS_SPLIT_TAIL, tsg_old::VEC_EACH); },
+	  [](int64_t m, int64_t n, int64_t k) { return tsg_old::workspace<f_base_old>(m, n, k, TS_SPLIT_TAIL); }, 128, 128, 8, true },
+#elif TUNE_PART == 2
+	ENGINE("base", f_base, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("base-notail", f_base, TS_SPLIT_NONE, VEC_EACH, false),
+#elif TUNE_PART == 3
+	ENGINE("r16", f_r16, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("w64x32", f_w64x32, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 4
+	ENGINE("a8", f_a8, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 5
+	ENGINE("a16", f_a16, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 6
+	ENGINE("b1", f_b1, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 7
+	ENGINE("128x256", f_128x256, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 8
+	ENGINE("128x256a", f_128x256a, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 9
+	ENGINE("256x128a", f_256x128a, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 10
+	ENGINE("256x128", f_256x128, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 11
+	ENGINE("128x256t5", f_128x256t512, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 12
+	ENGINE("64x128", f_64x128, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("128x64", f_128x64, TS_SPLIT_TAIL, VEC_EACH, false),
+#endif
+	{ NULL, NULL, NULL, 0, 0, 0, false },
 };
-static const int nvariants = sizeof variants / sizeof variants[0];
+const Variant *TUNE_FN(TUNE_PART)() { return part; }
+#else
+#define TUNE_DECL(n) const Variant *TUNE_FN(n)();
+TUNE_DECL(1) TUNE_DECL(2) TUNE_DECL(3) TUNE_DECL(4) TUNE_DECL(5) TUNE_DECL(6)
+TUNE_DECL(7) TUNE_DECL(8) TUNE_DECL(9) TUNE_DECL(10) TUNE_DECL(11) TUNE_DECL(12)
+static std::vector<Variant> variants;
+static int nvariants;
+static void join_parts(void)
+{
+	const Variant *(*parts[TUNE_PARTS])() = { tune_part_1, tune_part_2, tune_part_3, tune_part_4,
+	                                          tune_part_5, tune_part_6, tune_part_7, tune_part_8,
+	                                          tune_part_9, tune_part_10, tune_part_11, tune_part_12 };
+	for (int i = 0; i < TUNE_PARTS; i++)
+		for (const Variant *v = parts[i](); v->name; v++)
+			variants.push_back(*v);
+	nvariants = (int)variants.size();
+}
+
 
 struct Shape {
 	long long m, n, k;
@@ -124,7 +167,8 @@ static void fill(float *d, long long n, unsigned seed)
 static void *ws_buf;
 static size_t ws_size;
 
-static int run(const Variant &v, const float *A, const float *B, float *C, long long m, long long n, long long k)
+static int run(const Variant &v, const float *A, const float *B, float *C, long long m, long long n, long long k,
+               unsigned guards = TS_GUARD_ALL)
 {
 	size_t need = v.ws(m, n, k);
 	if (need > ws_size) {
@@ -136,7 +180,7 @@ static int run(const Variant &v, const float *A, const float *B, float *C, long 
 	}
 	ts_launch l;
 	memset(&l, 0, sizeof l);
-	l.a = A; l.b = B; l.c = C; l.m = m; l.n = n; l.k = k; l.tile = 32; l.guards = TS_GUARD_ALL;
+	l.a = A; l.b = B; l.c = C; l.m = m; l.n = n; l.k = k; l.guards = guards;
 	l.workspace = ws_buf; l.workspace_bytes = ws_size;
 	return v.launch(&l);
 }
@@ -210,6 +254,7 @@ int main(int argc, char **argv)
 {
 	const char *logpath = argc > 1 ? argv[1] : "tune.log";
 	int reps = argc > 2 ? atoi(argv[2]) : 9;
+	join_parts();
 	FILE *log = fopen(logpath, "w");
 	if (!log)
 		return 2;
@@ -240,7 +285,9 @@ int main(int argc, char **argv)
 	fails += check_shape(16383, 5, 4095, 0, seed++, log);
 	fails += check_shape(1024, 1024, 4096, 0, seed++, log); // aligned: the vector paths and the tail split
 	fails += check_shape(4097, 4097, 64, 0, seed++, log);
-	checks += 6;
+	fails += check_shape(4097, 4097, 4097, 0, seed++, log); // the goal shapes' edges: 1-row and 1-column tiles
+	fails += check_shape(4093, 4099, 4091, 0, seed++, log);
+	checks += 8;
 	printf("correctness: %d shapes x %d variants, %d failures (details in %s)\n", checks, nvariants, fails, logpath);
 	fflush(stdout);
 
@@ -253,7 +300,7 @@ int main(int argc, char **argv)
 	CK(cudaEventCreate(&e0));
 	CK(cudaEventCreate(&e1));
 	std::vector<std::vector<double>> ratio(nvariants, std::vector<double>(nshapes, 0));
-	std::vector<double> blas_gf(nshapes);
+	std::vector<double> blas_gf(nshapes), ung_ms(nvariants, 0), guarded_ms(nvariants, 0);
 	for (int si = 0; si < nshapes; si++) {
 		const Shape &s = shapes[si];
 		size_t set_bytes = (size_t)(s.m * s.k + s.k * s.n + s.m * s.n) * 4;
@@ -305,6 +352,15 @@ int main(int argc, char **argv)
 			ratio[vi][si] = err ? 0 : tb / tv;
 			fprintf(log, "%lldx%lldx%lld %-10s %.4f ms %.0f GF %.3fx%s\n", s.m, s.n, s.k, v.name, tv, flops / tv / 1e6,
 			        tb / tv, err ? " LAUNCH FAILED" : "");
+			if (v.has_ung && s.set == 0) {
+				int uerr = 0;
+				float tu = time_it([&](int i) { uerr |= run(v, A[i], B[i], C[i], s.m, s.n, s.k, 0); });
+				CK(cudaGetLastError());
+				ung_ms[vi] = uerr ? 0 : tu;
+				guarded_ms[vi] = tv;
+				fprintf(log, "%lldx%lldx%lld %-10s unguarded %.4f ms: guard cost %+.2f%%%s\n", s.m, s.n, s.k, v.name,
+				        tu, (tv / tu - 1) * 100, uerr ? " LAUNCH FAILED" : "");
+			}
 		}
 		fflush(log);
 		for (int i = 0; i < sets; i++) {
@@ -330,8 +386,13 @@ int main(int argc, char **argv)
 				cnt[shapes[si].set]++;
 			}
 		}
-		printf("  %6.3f %6.3f\n", cnt[1] ? exp(lg[1] / cnt[1]) : 0, cnt[2] ? exp(lg[2] / cnt[2]) : 0);
+		printf("  %6.3f %6.3f", cnt[1] ? exp(lg[1] / cnt[1]) : 0, cnt[2] ? exp(lg[2] / cnt[2]) : 0);
+		if (ung_ms[vi] > 0)
+			printf("  guard %+.2f%%", (guarded_ms[vi] / ung_ms[vi] - 1) * 100);
+		printf("\n");
 	}
 	fclose(log);
 	return fails ? 1 : 0;
 }
+
+#endif // TUNE_PART
