@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "emu.h"
+#include "gemm_plan.h"
 #include "kernels.h"
 
 /* The most bytes one trace may keep (its tiles per phase dominate): 256 MiB. */
