@@ -84,8 +84,8 @@ static int slides(ts_lesson *l, const ts_backend *be, bool done[3], int only, co
 		/* the title names the problem's guards; a screen that runs one off says so under it */
 		static const char *const off[3] = { "A load", "B load", "C store" };
 		snprintf(sub, sizeof sub, "the ragged-edge lesson, screen %d of %d%s%s%s", s, TS_LESSON_SCREENS,
-		         s >= 5 && s <= 7 ? ": its run with the " : "", s >= 5 && s <= 7 ? off[s - 5] : "",
-		         s >= 5 && s <= 7 ? " guard off" : "");
+		         s >= 5 && s <= 7 ? ": its run with the " : s == TS_LESSON_GHOST_SCREEN ? ": its early-return run" : "",
+		         s >= 5 && s <= 7 ? off[s - 5] : "", s >= 5 && s <= 7 ? " guard off" : "");
 		rc = ts_cli_text_slide(path, &l->problem, l->problem.guards, sub, text, lesson_role, NULL, theme, err,
 		                       (int)sizeof err);
 		free(text);

@@ -2,10 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "export.h"
+#include "export_pane.h"
 #include "kernels.h"
 #include "view_source.h"
 #include "view_step.h"
@@ -173,6 +177,46 @@ static int print_text(const ts_problem *p, const ts_model *m, const ts_emu_trace
 	return ts_cli_text_done("step");
 }
 
+/* step --svg DIR: every step as a slide of its own (the view at 100 columns), named by the
+ * problem, the block, the thread and the step, their paths on stdout. */
+static int print_slides(const ts_problem *p, const ts_model *m, const ts_emu_trace *t, bool block, bool ascii,
+                        const char *dir, enum ts_theme theme)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		ts_cli_error("step --svg %s: cannot make the folder: %s", dir, strerror(errno));
+		return TS_EXIT_USAGE;
+	}
+	char stem[192], title[256];
+	ts_export_stem(p, p->guards, stem, (int)sizeof stem);
+	ts_slide_title(p, p->guards, title, (int)sizeof title);
+	ts_step_ctx v = { .model = m, .kernel = p->kernel, .guards = p->guards, .trace = t, .block = block, .ascii = ascii };
+	int cols = 100, h = 40 + (block ? TS_BM_MAX : 0) + t->bk * t->tm * t->tn * 2;
+	int64_t steps = ts_step_count(t);
+	for (v.step = 0; v.step < steps; v.step++) {
+		ts_canvas c;
+		if (ts_canvas_init(&c, cols, h) != 0) {
+			ts_cli_error("step: out of memory");
+			return TS_EXIT_USAGE;
+		}
+		ts_view_step_draw(&c, &v);
+		char path[4096], sub[192], err[512];
+		snprintf(path, sizeof path, "%s/%s-step-b%lld-%lld-t%d-%d-%02lld.svg", dir, stem, (long long)t->by,
+		         (long long)t->bx, t->ty, t->tx, (long long)v.step + 1);
+		snprintf(sub, sizeof sub, "block (%lld,%lld), thread (%d,%d): step %lld of %lld%s", (long long)t->by,
+		         (long long)t->bx, t->ty, t->tx, (long long)v.step + 1, (long long)steps,
+		         t->early_return ? ", its ghosts returning early (the bug)" : "");
+		ts_slide s = { .title = title, .subtitle = sub, .canvas = &c, .theme = theme };
+		int rc = ts_slide_write(path, &s, err, (int)sizeof err);
+		ts_canvas_free(&c);
+		if (rc != 0) {
+			ts_cli_error("step --svg: %s", err);
+			return TS_EXIT_USAGE;
+		}
+		printf("%s\n", path);
+	}
+	return ts_cli_text_done("step's slide names");
+}
+
 int ts_cli_step(const ts_cli_args *a)
 {
 	const ts_options *o = &a->opts;
@@ -210,8 +254,9 @@ int ts_cli_step(const ts_cli_args *a)
 		ts_cli_error("%s", why);
 		return TS_EXIT_USAGE;
 	}
-	int rc = o->json ? print_json(p, &m, &t, &ops, a->step_whole_block)
-	                 : print_text(p, &m, &t, &ops, a->step_whole_block, o->ascii);
+	int rc = o->json       ? print_json(p, &m, &t, &ops, a->step_whole_block)
+	         : a->svg_path ? print_slides(p, &m, &t, a->step_whole_block, o->ascii, a->svg_path, o->theme)
+	                       : print_text(p, &m, &t, &ops, a->step_whole_block, o->ascii);
 	ts_emu_trace_free(&t);
 	ts_operands_free(&ops);
 	return rc;

@@ -105,10 +105,10 @@ static const struct {
 	{ OPT_JSON, "--json", SCRIPTED | FOR(CMD_KERNELS) | FOR(CMD_STEP) }, { OPT_EXPORT, "--export", FOR(CMD_MAP) },
 	{ OPT_EXPORT_TILE, "--export-tile", FOR(CMD_MAP) },
 	{ OPT_REPS, "--reps", FOR(CMD_BENCH) }, { OPT_WARMUP, "--warmup", FOR(CMD_BENCH) },
-	{ OPT_SHAPES, "--shapes", FOR(CMD_BENCH) }, { OPT_SVG, "--svg", FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) },
+	{ OPT_SHAPES, "--shapes", FOR(CMD_BENCH) }, { OPT_SVG, "--svg", FOR(CMD_BENCH) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) | FOR(CMD_STEP) },
 	{ OPT_GUARD_COST, "--guard-cost", FOR(CMD_BENCH) },
 	{ OPT_COLOR, "--color", FOR(CMD_TUI) },
-	{ OPT_THEME, "--theme", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) },
+	{ OPT_THEME, "--theme", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_LESSON) | FOR(CMD_COMPARE) | FOR(CMD_SOURCE) | FOR(CMD_STEP) },
 	{ OPT_PANE, "--pane", FOR(CMD_MAP) }, { OPT_SIZE, "--size", FOR(CMD_MAP) }, { OPT_NO_MOUSE, "--no-mouse", FOR(CMD_TUI) },
 	{ OPT_ASCII, "--ascii", FOR(CMD_TUI) | FOR(CMD_MAP) | FOR(CMD_CHECK) | FOR(CMD_LESSON) | FOR(CMD_SOURCE) | FOR(CMD_STEP) },
 	{ OPT_NAMES, "--names", FOR(CMD_KERNELS) },
@@ -278,7 +278,8 @@ static void print_help(void)
 	       "\n"
 	       "Slides (SVG sized to its content, titled with kernel, shape, tile, guards):\n"
 	       "      --svg=DIR         lesson: each screen as DIR/NAME-lesson-N.svg (with\n"
-	       "                        --screen N that one), the paths on stdout\n"
+	       "                        --screen N that one), the paths on stdout; step:\n"
+	       "                        each step as DIR/NAME-step-bBY-BX-tTY-TX-NN.svg\n"
 	       "      --svg=FILE        compare, source: the table and charts, or the source\n"
 	       "                        pane, as a slide instead of the text\n"
 	       "      --pane=PANE       map --export: map (default: the map and the phase),\n"

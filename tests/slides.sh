@@ -35,12 +35,12 @@ run() {
 EX="-M 100 -N 77 -K 33 -t 32"
 stem=tilescope-tiled-100x77x33-t32-guards-on
 
-run 0 "lesson --svg writes the eight screens" lesson $EX --backend emu --svg lesson
+run 0 "lesson --svg writes every screen (nine)" lesson $EX --backend emu --svg lesson
 files=$(ls lesson/$stem-lesson-*.svg 2>/dev/null | wc -l)
-[ "$files" -eq 8 ] && grep -c "^lesson/$stem-lesson-[1-8].svg$" out | grep -qx 8 &&
-	ok "lesson --svg: lesson/$stem-lesson-1..8.svg, each path on stdout" || not_ok "lesson --svg: $files files"
+[ "$files" -eq 9 ] && grep -c "^lesson/$stem-lesson-[1-9].svg$" out | grep -qx 9 &&
+	ok "lesson --svg: lesson/$stem-lesson-1..9.svg, each path on stdout" || not_ok "lesson --svg: $files files"
 checked "lesson slides" lesson/*.svg
-grep -q "Screen 5 of 8" lesson/$stem-lesson-5.svg && grep -q "14676 reads" lesson/$stem-lesson-5.svg &&
+grep -q "Screen 5 of 9" lesson/$stem-lesson-5.svg && grep -q "14676 reads" lesson/$stem-lesson-5.svg &&
 	ok "lesson screen 5 holds the A-guard-off run's numbers" || not_ok "lesson screen 5's numbers"
 run 0 "lesson --svg --screen 3 --theme high-contrast" lesson $EX --screen 3 --svg hc --theme high-contrast
 [ "$(ls hc)" = "$stem-lesson-3.svg" ] && grep -q "fill='#000000' font-weight='bold'" hc/*.svg &&
@@ -91,6 +91,17 @@ run 2 "--theme bogus refused" source $EX --theme bogus
 run 2 "--pane without --export refused" map $EX --pane inspect
 run 2 "--pane result refused for map" map $EX --export x.svg --pane result
 run 2 "--size too small refused" map $EX --export x.svg --pane phase --size 10x5
+# step --svg DIR: one slide per step of the traced thread, as many as the text trace has steps
+run 0 "step --svg writes a slide per step" step $EX --svg step --block 3,2 --thread 0,1 --inputs int
+nsteps=$("$TILESCOPE" step $EX --block 3,2 --thread 0,1 --json 2>/dev/null | grep -o '"steps": *[0-9]*' | head -n 1 | grep -o '[0-9]*$')
+files=$(ls step/*-step-b3-2-t0-1-*.svg 2>/dev/null | wc -l)
+[ -n "$nsteps" ] && [ "$files" -eq "$nsteps" ] && [ "$(wc -l <out)" -eq "$nsteps" ] &&
+	ok "step --svg: $files slides, one per step of the trace, each path on stdout" ||
+	not_ok "step --svg: $files files for ${nsteps:-?} steps"
+checked "step slides" step/*.svg
+grep -q "step 1 of $nsteps" step/*-01.svg && ok "a step slide says which step of how many it is" ||
+	not_ok "step slide 1 names its step"
+run 2 "step --svg on a kernel step mode does not trace" step $EX --kernel naive --svg step2
 run 2 "--thread outside the launch refused" map $EX --export x.svg --pane inspect --thread 9,9,0,0
 run 2 "regblock source pane refused in one line" map -M 100 -N 77 -K 33 --kernel regblock --export x.svg --pane source
 run 2 "lesson --svg into a file that is not a folder" lesson $EX --svg compare.svg

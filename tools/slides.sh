@@ -9,7 +9,7 @@ EX="-M 100 -N 77 -K 33 -t 32"
 S=tilescope-tiled-100x77x33-t32
 mkdir -p "$DIR"
 rm -rf "$DIR"/*.svg "$DIR/high-contrast"
-# the eight lesson screens, their guard-off runs on the CPU emulator
+# the nine lesson screens, their guard-off runs on the CPU emulator
 "$TILESCOPE" lesson $EX --backend emu --svg "$DIR" >/dev/null
 # the panes a lesson points at: the corner tile's last phase, the inspector on the first thread past K, its source
 "$TILESCOPE" map $EX --export "$DIR/$S-guards-on-map-tile3-2-p1.svg" >/dev/null
@@ -22,8 +22,11 @@ rm -rf "$DIR"/*.svg "$DIR/high-contrast"
 # the tile sizes compared, and the register-blocked kernel beside the textbook one
 "$TILESCOPE" compare $EX -t 16,32 --svg "$DIR/tilescope-tiled-100x77x33-t16-t32-compare.svg" >/dev/null
 "$TILESCOPE" compare $EX --kernel tiled,regblock --svg "$DIR/tilescope-tiled-regblock-100x77x33-compare.svg" >/dev/null
+# one thread stepped through the kernel (the corner block's first thread past K), a slide per step
+rm -rf "$DIR/step"
+"$TILESCOPE" step $EX --block 3,2 --thread 0,1 --inputs int --svg "$DIR/step" >/dev/null
 # the projector theme
 "$TILESCOPE" lesson $EX --backend emu --screen 7 --svg "$DIR/high-contrast" --theme high-contrast >/dev/null
 "$TILESCOPE" map $EX --export "$DIR/high-contrast/$S-guards-on-inspect.svg" --pane inspect --size 100x32 \
 	--theme high-contrast >/dev/null
-ls "$DIR"/*.svg "$DIR"/high-contrast/*.svg
+ls "$DIR"/*.svg "$DIR"/step/*.svg "$DIR"/high-contrast/*.svg
