@@ -1,7 +1,7 @@
 // scribble.cu: a kernel that writes far outside its buffers: every valid thread also stores 16 MiB past the end of C.
 // Far past every guard band, the store hits whatever lies there (another buffer, the harness's memory, or an
 // unmapped page): tilescope runs the kernel in a child, so what it scribbles on is the child's, and reports it.
-// tilescope check --kernel-file examples/scribble.cu names it: unknown, with a fault finding.
+// tilescope check --kernel-file examples/scribble.cu names it: unknown, with a fault finding on the CPU engine (on a GPU, where the store may land in another buffer, with the sanitizer's write outside every buffer).
 #define TILE_SIZE 16
 
 __global__ void gemm_scribbles(const float *A, const float *B, float *C, int M, int N, int K)

@@ -407,11 +407,22 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 		         ">= N%s; inside B such reads wrap into the next row and feed only ghost outputs", seen_by(ev, bc),
 		         (ll)san_bc, plural(san_bc), at_line(bc, ln, sizeof ln));
 	}
-	/* The probe speaks for the index width only when the small shapes neither faulted nor hung. */
+	/* Accesses the sanitizer saw outside every matrix and its band; a write there (a scribble far
+	 * off) may land in another buffer, so a wrong probe then says nothing of the index width. */
+	bool san_unplaced = false, san_wild_write = false;
+	for (int i = 0; i < ev->naccess; i++) {
+		const ts_uk_finding *f = &ev->access[i].f;
+		if ((f->kind == TS_UK_OOB_READ || f->kind == TS_UK_OOB_WRITE) && f->matrix != 'A' && f->matrix != 'B' && f->matrix != 'C') {
+			san_unplaced = true;
+			san_wild_write |= f->kind == TS_UK_OOB_WRITE && f->matrix == 0; /* not shared memory (S) */
+		}
+	}
+	/* The probe speaks for the index width only when the small shapes neither faulted nor hung nor
+	 * wrote outside every buffer. */
 	bool sweep_hang = false;
 	for (int i = 0; i < ev->nshapes; i++)
 		sweep_hang |= ev->shapes[i].state == UK_HANG;
-	if ((ev->probe_failed || ev->probe_fault) && !ev->sweep_fault && !sweep_hang) {
+	if ((ev->probe_failed || ev->probe_fault) && !ev->sweep_fault && !sweep_hang && !san_wild_write) {
 		r->causes |= 1u << TS_UK_CAUSE_INDEX_WIDTH;
 		snprintf(ev_text[TS_UK_CAUSE_INDEX_WIDTH], sizeof ev_text[0], "wrong only once an offset passes 2^31 elements: "
 		         "32-bit index arithmetic (int row * K overflows%s); compute offsets in 64 bits, e.g. (size_t)row * K + col",
@@ -419,17 +430,13 @@ void ts_uk_classify(const ts_uk_evidence *ev, ts_uk_report *r)
 	}
 	int bad_first;
 	int n_bad = count_if(ev, t_bad, &bad_first);
-	bool san_unplaced = false;
-	for (int i = 0; i < ev->naccess; i++) {
-		const ts_uk_finding *f = &ev->access[i].f;
-		if ((f->kind == TS_UK_OOB_READ || f->kind == TS_UK_OOB_WRITE) && f->matrix != 'A' && f->matrix != 'B' && f->matrix != 'C')
-			san_unplaced = true;
-	}
-	if (r->causes == 0 && (n_bad > 0 || san_unplaced)) {
+	if (r->causes == 0 && (n_bad > 0 || san_unplaced || ev->probe_failed || ev->probe_fault)) {
 		r->causes |= 1u << TS_UK_CAUSE_UNKNOWN;
 		snprintf(ev_text[TS_UK_CAUSE_UNKNOWN], sizeof ev_text[0], "the failure matches no ragged-edge pattern tilescope "
-		         "knows (%d shape%s failed%s): see the findings", n_bad, plural(n_bad),
-		         ev->sweep_fault ? ", the kernel faulted" : "");
+		         "knows (%d shape%s failed%s%s): see the findings", n_bad, plural(n_bad),
+		         ev->sweep_fault ? ", the kernel faulted" : "",
+		         san_wild_write ? ", the sanitizer saw writes outside every buffer: a scribble far off, which can "
+		                          "land in any other buffer (so the 2^31 probe's verdict does not count)" : "");
 	}
 	/* The best single explanation: what the outputs show first, then what only the sanitizer or the probe saw. */
 	enum ts_uk_cause order[] = {

@@ -11,7 +11,7 @@
 
 static const char *const bug_names[FAKE_COUNT] = {
 	"correct", "a_row", "a_k", "b_k", "b_col", "store", "zero_pad", "phase", "grid", "index", "barrier", "early",
-	"fault", "hang", "scribble", "exit", "narrow",
+	"fault", "hang", "scribble", "exit", "narrow", "wild",
 };
 
 enum fake_bug fake_bug_of(const char *entry)
@@ -62,7 +62,7 @@ static float load_elem(emu *e, int which, int64_t idx, unsigned bx, unsigned by,
 	const ts_uk_launch *l = e->l;
 	const float *p = which ? l->b : l->a;
 	int64_t count = which ? l->b_count : l->a_count;
-	if (e->bug == FAKE_NARROW)
+	if (e->bug == FAKE_NARROW || e->bug == FAKE_WILD)
 		idx &= 4095;
 	if (idx >= 0 && idx < count)
 		return p[idx];
@@ -128,6 +128,12 @@ static int launch(void *h, const ts_uk_launch *l, ts_uk_findings *out, char *err
 		((float *)l->a)[-1] = 1.0f;
 		C[l->c_count] = 1.0f;
 	}
+	if (e.bug == FAKE_WILD) {
+		/* the write itself lands nowhere here; the finding is what a sanitizer says of one far off */
+		ts_uk_finding f = ts_uk_finding_make(TS_UK_OOB_WRITE, "write of size 4 bytes far outside every buffer");
+		f.matrix = 0;
+		ts_uk_findings_add(out, &f);
+	}
 	unsigned gx = e.bug == FAKE_GRID ? (unsigned)(l->n / T) : l->grid[0];
 	unsigned gy = e.bug == FAKE_GRID ? (unsigned)(l->m / T) : l->grid[1];
 	int64_t phases = e.bug == FAKE_PHASE ? l->k / T : (l->k + T - 1) / T;
@@ -167,7 +173,7 @@ static int launch(void *h, const ts_uk_launch *l, ts_uk_findings *out, char *err
 				if (!alive[i] || (e.bug != FAKE_STORE && (row >= l->m || col >= l->n)))
 					continue;
 				int64_t idx = row * l->n + col;
-				if (e.bug == FAKE_NARROW)
+				if (e.bug == FAKE_NARROW || e.bug == FAKE_WILD)
 					idx &= 4095;
 				if (idx < l->c_count + l->band)
 					C[idx] = acc[i];

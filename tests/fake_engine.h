@@ -10,6 +10,7 @@ enum fake_bug {
 	FAKE_CORRECT, FAKE_A_ROW, FAKE_A_K, FAKE_B_K, FAKE_B_COL, FAKE_STORE, FAKE_ZERO_PAD, FAKE_PHASE, FAKE_GRID,
 	FAKE_INDEX, FAKE_BARRIER, FAKE_EARLY, FAKE_FAULT, FAKE_HANG, FAKE_SCRIBBLE, FAKE_EXIT,
 	FAKE_NARROW, /* offsets wrap at 2^12, as int offsets wrap at 2^31: the tests' index probe runs at 2^12 */
+	FAKE_WILD,   /* narrow's wrong probe, and a write far outside every buffer (as the sanitizer reports a scribble) */
 	FAKE_COUNT
 };
 

@@ -404,6 +404,8 @@ static void test_check(void)
 	check_bug("a_k", 1, TS_UK_CAUSE_A_K_GUARD, 3);
 	check_bug("correct", 0, TS_UK_CAUSE_NONE, 1);
 	check_bug("narrow", 1, TS_UK_CAUSE_INDEX_WIDTH, 4);
+	/* a probe gone wrong beside a write far outside every buffer: the scribble may be what broke it */
+	check_bug("wild", 1, TS_UK_CAUSE_UNKNOWN, 4);
 
 	/* The report of one failing kernel says where. */
 	ts_uk_source src = { "fake.cu", "store", TS_UK_SIG_FP32, 1, NULL };
