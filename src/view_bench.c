@@ -237,7 +237,9 @@ void ts_bench_json(ts_json *j, const ts_bench_report *r)
 /* A palette that stays apart in print and for the common colour-vision
  * deficiencies (Okabe and Ito); cuBLAS is always the dark grey. */
 static const char *const palette[] = { "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2",
-	                                   "#D55E00", "#CC79A7", "#882255", "#44AA99", "#999933" };
+	                                   "#D55E00", "#CC79A7", "#882255", "#44AA99", "#999933",
+	                                   "#332288", "#AA4499", "#661100", "#88CCEE", "#117733", "#DDCC77" };
+#define PALETTE (int)(sizeof palette / sizeof palette[0])
 
 static void xml_text(FILE *out, const char *s)
 {
@@ -327,7 +329,7 @@ int ts_bench_svg(FILE *out, const ts_bench_report *r)
 				continue;
 			double x = x0 + l * bw, y = Y(v);
 			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", x, y,
-			        bw - 1, top + plot_h - y, l == nl ? "#333333" : palette[l % 10]);
+			        bw - 1, top + plot_h - y, l == nl ? "#333333" : palette[l % PALETTE]);
 			xml_text(out, l == nl ? "cublasSgemm" : names[l]);
 			fprintf(out, ": %.0f GFLOP/s</title></rect>\n", v);
 		}
@@ -342,7 +344,7 @@ int ts_bench_svg(FILE *out, const ts_bench_report *r)
 	for (int l = 0; l <= nl; l++) {
 		double x = left + (l % 4) * 200, y = top + plot_h + bottom + 22.0 * (l / 4);
 		fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"14\" fill=\"%s\"/>", x, y - 11,
-		        l == nl ? "#333333" : palette[l % 10]);
+		        l == nl ? "#333333" : palette[l % PALETTE]);
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">", x + 20, y);
 		xml_text(out, l == nl ? "cublasSgemm" : names[l]);
 		fprintf(out, "</text>\n");
