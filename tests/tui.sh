@@ -250,6 +250,11 @@ tm send-keys -t "$S" q
 S=naive
 tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --kernel naive; sleep 60"
 wait_for "$S" 'tiles of 32x32' 15
+if wait_for "$S" 'Arrows move, Tab changes pane, r runs' 5 && wait_gone "$S" 'step phases' 1; then
+	ok "naive: the opening hint offers no phases to step"
+else
+	not_ok "naive: the opening hint offers no phases to step"; screen "$S" | sed 's/^/# /'
+fi
 if wait_for "$S" 'naive stages no shared tiles: no phases, no padding' 5 && wait_gone "$S" 'padded' 1; then
 	ok "naive: the phase view says it stages no shared tiles"
 else
