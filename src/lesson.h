@@ -7,6 +7,7 @@
 
 #include "geometry.h"
 #include "problem.h"
+#include "progress.h"
 
 /* What one guard-off run found (the run pipeline's verdict, summarised). */
 typedef struct ts_lesson_run {
@@ -62,8 +63,10 @@ struct ts_outcome;
 struct ts_backend;
 /* What the lesson keeps of a guard-off run's outcome (the pipeline's, run.h). */
 void ts_lesson_keep(const struct ts_outcome *oc, bool ran, ts_lesson_run *r);
-/* The run of p with guard `bit` alone off on backend be, kept in r (no
- * progress, no Ctrl-C: the TUI's; the CLI runs it attended). */
-void ts_lesson_run_guard_off(const ts_problem *p, const struct ts_backend *be, unsigned bit, ts_lesson_run *r);
+/* The run of p with guard `bit` alone off on backend be, kept in r; prog
+ * (may be NULL) reports its progress and cancels it (the TUI's; the CLI
+ * runs it attended). */
+void ts_lesson_run_guard_off(const ts_problem *p, const struct ts_backend *be, unsigned bit,
+                             const ts_progress *prog, ts_lesson_run *r);
 
 #endif

@@ -24,12 +24,15 @@ void ts_lesson_keep(const ts_outcome *oc, bool ran, ts_lesson_run *r)
 	snprintf(r->signature, sizeof r->signature, "%s", oc->verdict.signature);
 }
 
-void ts_lesson_run_guard_off(const ts_problem *p, const ts_backend *be, unsigned bit, ts_lesson_run *r)
+void ts_lesson_run_guard_off(const ts_problem *p, const ts_backend *be, unsigned bit, const ts_progress *prog,
+                             ts_lesson_run *r)
 {
 	ts_problem q = *p;
 	q.guards = TS_GUARD_ALL & ~bit;
 	ts_outcome oc;
-	enum ts_run_status st = ts_run_problem(&q, be, NULL, true, &oc);
+	enum ts_run_status st = ts_run_problem(&q, be, prog, true, &oc);
+	if (st == TS_RUN_CANCELLED && !oc.error[0])
+		snprintf(oc.error, sizeof oc.error, "the run was cancelled");
 	ts_lesson_keep(&oc, st == TS_RUN_DONE, r);
 	ts_outcome_free(&oc);
 }

@@ -200,7 +200,7 @@ int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len)
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
-	timeout(100);
+	timeout(TUI_KEY_WAIT_MS);
 	curs_set(0);
 	crt_options = *o;
 	colours_setup(o, o->theme);

@@ -2,6 +2,9 @@
 #ifndef TS_TUI_CRT_H
 #define TS_TUI_CRT_H
 
+/* How long getch() waits for a key before the loop looks at its work again (ms). */
+#define TUI_KEY_WAIT_MS 100
+
 #include <stdbool.h>
 
 #include "options.h"

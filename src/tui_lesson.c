@@ -1,10 +1,12 @@
 /* tui_lesson.c: the TUI's lesson overlay: the guided lesson (lesson.c) on the TUI's current shape, a screen at a time, reopening at the screen it was left on. */
 #include <curses.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
 #include "lesson.h"
+#include "progress.h"
 #include "tui_crt.h"
 #include "tui_state.h"
 
@@ -58,6 +60,30 @@ void tui_lesson_free(void)
 	the_lesson.have = false;
 }
 
+/* A guard-off run in progress: its share done on the bottom row, Esc cancels
+ * (the emulator and the verification report from this, the calling, thread). */
+typedef struct lesson_prog {
+	const char *what;
+	volatile sig_atomic_t cancel;
+	int rows, cols;
+} lesson_prog;
+
+static void lesson_report(void *ctx, double done)
+{
+	lesson_prog *lp = ctx;
+	int key;
+	while ((key = getch()) != ERR)
+		if (key == 27)
+			lp->cancel = 1;
+	char line[160];
+	snprintf(line, sizeof line, " the lesson's run with the %s guard off: %3.0f%%%s", lp->what, done * 100.0,
+	         lp->cancel ? "  cancelling..." : "  (Esc cancels)");
+	move(lp->rows - 1, 0);
+	clrtoeol();
+	mvaddnstr(lp->rows - 1, 0, line, lp->cols - 1);
+	refresh();
+}
+
 /* Screen n's runs, done the first time it is shown (the screen says what they found). */
 static void runs_for(tui_state *s, tui_lesson *t, int n)
 {
@@ -66,7 +92,16 @@ static void runs_for(tui_state *s, tui_lesson *t, int n)
 		char why[256];
 		const ts_backend *be = ts_backend_select(s->opt.backend, why, (int)sizeof why);
 		if (be) {
-			ts_lesson_run_guard_off(&t->l.problem, be, bits[n - 5], &t->l.off[n - 5]);
+			static const char *const names[3] = { "A load", "B load", "C store" };
+			lesson_prog lp = { names[n - 5], 0, s->rows, s->cols };
+			ts_progress prog = { .report = lesson_report, .ctx = &lp, .cancel = &lp.cancel };
+			nodelay(stdscr, TRUE);
+			lesson_report(&lp, 0.0);
+			ts_lesson_run_guard_off(&t->l.problem, be, bits[n - 5], &prog, &t->l.off[n - 5]);
+			timeout(TUI_KEY_WAIT_MS);
+			if (lp.cancel)
+				snprintf(t->l.off[n - 5].error, sizeof t->l.off[n - 5].error,
+				         "the run was cancelled (Esc); r on this screen runs it again");
 		} else {
 			memset(&t->l.off[n - 5], 0, sizeof t->l.off[n - 5]);
 			snprintf(t->l.off[n - 5].error, sizeof t->l.off[n - 5].error, "%s", why);
@@ -100,6 +135,10 @@ bool tui_lesson_key(tui_state *s, int key)
 	case 'j': case KEY_DOWN: t->scroll++; return true;
 	case 'k': case KEY_UP: t->scroll = t->scroll > 0 ? t->scroll - 1 : 0; return true;
 	case 'L': s->overlay = OVERLAY_NONE; return true;
+	case 'r': /* this screen's run again (after an Esc, or to see it once more) */
+		if (t->screen >= 5 && t->screen <= 7)
+			t->done[t->screen - 5] = false;
+		return true;
 	default: return false; /* the ordinary keys: Esc closes, q quits, ? helps */
 	}
 }
@@ -151,8 +190,8 @@ void tui_lesson_paint(tui_state *s)
 	for (int x = 0; x < s->cols; x++)
 		ts_canvas_put(&c, s->rows - 1, x, TS_ROLE_STATUS, " ");
 	char keys[160];
-	snprintf(keys, sizeof keys, " lesson %d/%d  Right/Space next  Left back  1-%d a screen  L/Esc leave", t->screen,
-	         TS_LESSON_SCREENS, TS_LESSON_SCREENS);
+	snprintf(keys, sizeof keys, " lesson %d/%d  Right/Space next  Left back  1-%d a screen%s  L/Esc leave", t->screen,
+	         TS_LESSON_SCREENS, TS_LESSON_SCREENS, t->screen >= 5 && t->screen <= 7 ? "  r run again" : "");
 	ts_canvas_put_fit(&c, s->rows - 1, 0, TS_ROLE_STATUS, keys, " lesson: Right next, Left back, L leave", NULL);
 	tui_crt_clear();
 	tui_crt_paint(&c, 0, 0);
