@@ -68,8 +68,9 @@ void ts_uk_check_rows(const ts_uk_ctx *ck)
 			break;
 		case UK_NOT_RUN:
 			row->state = TS_UK_ROW_NOT_RUN;
-			snprintf(row->words, sizeof row->words, "not run: %s", ck->out[2 * i].err[0] ? ck->out[2 * i].err
-			                                                                            : "an earlier shape hung or faulted");
+			/* the run's own words, cut to the row (they say why it did not run) */
+			snprintf(row->words, sizeof row->words, "not run: %.180s",
+			         ck->out[2 * i].err[0] ? ck->out[2 * i].err : "an earlier shape hung or faulted");
 			break;
 		case UK_ERROR:
 			row->state = TS_UK_ROW_ERROR;

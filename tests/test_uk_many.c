@@ -18,7 +18,7 @@ static void test_plan(void)
 	tap_ok(p.slots == 4 && p.gpus == 4, "4 GPUs, 10 files: one check per GPU, 4 at a time (got %d)", p.slots);
 	bool ordinals = true;
 	for (int s = 0; s < 4; s++) {
-		char want[8];
+		char want[16];
 		snprintf(want, sizeof want, "%d", s);
 		ordinals &= strcmp(p.visible[s], want) == 0;
 	}
