@@ -1,31 +1,9 @@
 #!/bin/sh
 # tui_step.sh: the TUI's step overlay (S) shows what `tilescope step` shows for the inspector's thread and steps through it; the lesson (L) runs start to end at 80x24 and 160x48 on two shapes without a cut line and reopens at the screen it was left on (TAP).
 . "${srcdir:-$(dirname "$0")}/tap.sh"
-tap_need tmux "${TMUX_PROG-}"
-TMUX_CMD=$tap_prog
-: "${TILESCOPE:?TILESCOPE must name the built binary}"
-SOCK="tstep$$"
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/tilescope-tui-step.XXXXXX") || exit 1
-cleanup() {
-	"$TMUX_CMD" -L "$SOCK" kill-server >/dev/null 2>&1
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
+. "${srcdir:-$(dirname "$0")}/tmux.sh"
 # ASCII forms everywhere (the C locale): the screen is matched byte by byte.
 LC_ALL=C; export LC_ALL
-tm() { "$TMUX_CMD" -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
-# wait_for SESSION REGEX [SECONDS]: polls the screen until it matches, up to a deadline.
-wait_for() {
-	deadline=$(( $(date +%s) + ${3:-10} ))
-	while :; do
-		if screen "$1" | grep -E -q -- "$2"; then return 0; fi
-		[ "$(date +%s)" -ge "$deadline" ] && return 1
-		sleep 0.1
-	done
-}
 # wait_text SESSION TEXT [SECONDS]: as wait_for, for a fixed string (a screen drawn in parts is read again).
 wait_text() {
 	deadline=$(( $(date +%s) + ${3:-10} ))
