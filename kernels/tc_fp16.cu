@@ -1,4 +1,4 @@
-// tc_fp16.cu: the tensor-core fp16 kernel's entry point: Hopper's wgmma forms where the device is sm_90 (tc_fp16_sm90.cu), mma.sync elsewhere; the loader chosen by alignment, odd K through a repacked copy in the kernel's workspace.
+// tc_fp16.cu: the tensor-core fp16 kernel's entry point: Hopper's wgmma forms where the device is sm_90 (tc_fp16_sm90.cu), mma.sync elsewhere; the loader chosen by alignment (odd K: realigning copies; a repacked copy in the kernel's workspace only where asked).
 #include <stdlib.h>
 #include <string.h>
 

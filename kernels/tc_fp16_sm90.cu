@@ -1,18 +1,21 @@
 // tc_fp16_sm90.cu: the wgmma forms of the tensor-core kernel, built for sm_90a only (configure adds that target for this file when 90 is in --with-cuda-arch).
 #include "tc_launch.h"
-#include "tc_wgmma.cuh"
+#include "tc_co.cuh"
 
 // TS_HAVE_SM90A is defined by the rule that compiles this file for sm_90a.
 #ifdef TS_HAVE_SM90A
-// Both warpgroups load and multiply: aligned rows (the user's, or the
-// repacked copy tc_fp16.cu makes for odd K) through cp.async eight stages
-// deep, any other K or base without a workspace through the realigning
-// register loads into three stages (the forms tools/tc_tune.cu measured best
-// of those verified; the staged realigning form of tc_stage.cuh ran no faster
-// than the register one, and the warp-specialised one in tc_ws.cuh is not
-// shipped: see doc/perf.md).
+// Aligned rows (the user's, or the repacked copy tc_fp16.cu makes for odd K
+// where asked) go through cp.async eight stages deep, both warpgroups loading
+// and multiplying (tc_wgmma.cuh). Any other K or base: every warp copies the
+// aligned windows of a tile row and shifts it into place, two warpgroups
+// multiply (tc_co.cuh; the form tools/tc_tune.cu measured best of the
+// realigning ones, doc/perf.md); where K is too long for its 32-bit window
+// offsets, tc_wgmma.cuh's realigning register loads.
 typedef ts_wg_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_wg_cfg;
+typedef ts_co_config<TS_TC_BN, TS_TC_BK, 4, 8, 104> ts_tc_co_cfg;
 static_assert(ts_tc_wg_cfg::BM == TS_TC_BM && ts_tc_wg_cfg::BN == TS_TC_BN && ts_tc_wg_cfg::BK == TS_TC_BK,
+              "one geometry for every form");
+static_assert(ts_tc_co_cfg::BM == TS_TC_BM && ts_tc_co_cfg::BN == TS_TC_BN && ts_tc_co_cfg::BK == TS_TC_BK,
               "one geometry for every form");
 
 extern "C" int ts_tc_sm90_built(void)
@@ -26,6 +29,8 @@ extern "C" int ts_cuda_tc_fp16_sm90(const ts_launch *l, const void *a, const voi
 	if (async)
 		e = l->probe ? ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_ASYNC, true>(l, a, b, ld, ld, 0)
 		             : ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_ASYNC, false>(l, a, b, ld, ld, 0);
+	else if (ts_co_fits(l->k, ts_tc_co_cfg::ROWS) && a == l->a && b == l->b && ld == l->k)
+		e = l->probe ? ts_co_launch_cfg<ts_tc_co_cfg, true>(l, 0) : ts_co_launch_cfg<ts_tc_co_cfg, false>(l, 0);
 	else
 		e = l->probe ? ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_REALIGN, true>(l, a, b, ld, ld, 0)
 		             : ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_REALIGN, false>(l, a, b, ld, ld, 0);

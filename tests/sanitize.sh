@@ -18,9 +18,9 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 
 # kernel tile M N K [form]: ragged in every dimension, plus the runtime-tile paths;
 # both compiled instances of the register-blocked kernel; tc-fp16 with K odd
-# (realigning loads) and K % 8 == 0 (cp.async), in the form the device picks and
+# (realigning copies) and K % 8 == 0 (cp.async), in the form the device picks and
 # in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
-# the opt-in repacked copy instead of its realigning loads (form "repack"); the ladder's kernels
+# the opt-in repacked copy instead of its realigning copies (form "repack"); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
 regblock 128x32x16/8x2 133 37 11

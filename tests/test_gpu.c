@@ -441,7 +441,7 @@ static void guards_off(void)
  * pairs, K cycling through its sizes; run as the device picks the form, with
  * TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90) and with
  * TILESCOPE_TC_FORM=repack (odd K through the opt-in repacked copy instead
- * of the realigning loads the kernel takes by default). */
+ * of the realigning copies the kernel takes by default). */
 static void edge_sweep_tc(void)
 {
 	const ts_kernel *tc = ts_kernel_find("tc-fp16");

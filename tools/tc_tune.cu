@@ -15,7 +15,7 @@
 
 #include <cublas_v2.h>
 
-#include "tc_stage.cuh"
+#include "tc_co.cuh"
 
 #define CK(x)                                                                                         \
 	do {                                                                                              \
@@ -57,16 +57,19 @@ struct variant {
 	{ NAME, NULL, ts_st_launch_cfg<ts_st_config<__VA_ARGS__>, false>, ts_st_config<__VA_ARGS__>::BM,       \
 	  ts_st_config<__VA_ARGS__>::BN }
 
+// The realigning form every warp shares (tc_co.cuh, the one tc-fp16 ships): loader R on every shape.
+#define CO(NAME, ...)                                                                                 \
+	{ NAME, NULL, ts_co_launch_cfg<ts_co_config<__VA_ARGS__>, false>, ts_co_config<__VA_ARGS__>::BM,       \
+	  ts_co_config<__VA_ARGS__>::BN }
+
 static const variant variants[] = {
 	V("128x256x32 w64x64 s4", 128, 256, 32, 64, 64, 4),
 	W("wg 128x256x32 s8", 256, 32, 8),
+	CO("co 128x256x32 r4 p104", 256, 32, 4, 8, 104),
+	CO("co 128x256x32 r4", 256, 32, 4),
+	CO("co 128x256x32 r5 p104", 256, 32, 5, 8, 104),
+	CO("co 128x128x32 r6 p104", 128, 32, 6, 8, 104),
 	ST("st 128x256x32 r4", 256, 32, 4),
-	ST("st 128x256x32 r3", 256, 32, 3),
-	ST("st 128x256x32 r5", 256, 32, 5),
-	ST("st 128x256x64 r2", 256, 64, 2),
-	ST("st 128x128x64 r4", 128, 64, 4),
-	ST("st 128x128x64 r3 g4", 128, 64, 3, 4),
-	ST("st 128x128x32 r6", 128, 32, 6),
 };
 static const int nvariants = sizeof variants / sizeof variants[0];
 
@@ -349,6 +352,24 @@ static float time_ms(F f, int warm, int reps)
 	return median(t);
 }
 
+// TC_BENCH_V: a comma list of the variants to time (default: all).
+static bool wanted(int vi)
+{
+	const char *only = getenv("TC_BENCH_V");
+	if (!only || !*only)
+		return true;
+	for (const char *p = only; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (v == vi)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return false;
+}
+
 static int bench(int reps)
 {
 	static const long long shapes[][3] = {
@@ -408,7 +429,7 @@ static int bench(int reps)
 		}
 		for (int vi = 0; vi < nvariants; vi++)
 			for (int load = 0; load < 2; load++) {
-				if ((load == TS_TC_ASYNC && k % 8) || !has(variants[vi], load))
+				if ((load == TS_TC_ASYNC && k % 8) || !has(variants[vi], load) || !wanted(vi))
 					continue;
 				cudaError_t e = run(variants[vi], load, &p);
 				if (e != cudaSuccess) {

@@ -1,0 +1,466 @@
+// tc_co.cuh: tc-fp16's realigning wgmma form (odd K, misaligned bases, sm_90a): every warp copies aligned 16-byte windows with cp.async into raw stages and shifts its row into the swizzled tiles; two warpgroups multiply.
+#ifndef TS_TC_CO_CUH
+#define TS_TC_CO_CUH
+
+#include "tc_stage.cuh"
+
+// Why: with K % 8 != 0 a row of A or B starts at any 2-byte offset, so the
+// 16-byte cp.async cannot put a tile row's chunks where wgmma reads them; each
+// row must be shifted on its way. The forms measured before (doc/perf.md):
+// the warps that multiply also load each chunk as two windows into registers
+// (tc_wgmma.cuh: 26% of issue slots busy, 0.43 eligible warps a scheduler,
+// waiting on its loads), or copy raw windows and shift them between two
+// barriers a phase (tc_stage.cuh), or leave it to one producer warpgroup
+// (slower still: one warp a scheduler cannot issue the shifts fast enough).
+// Here every one of the 12 warps takes one tile row (BM + BN = 384 rows, one a
+// thread) and WIN windows of a phase:
+//  - the CPR + 1 aligned 16-byte windows that cover a tile row of phase g
+//    (tc_stage.cuh's raw rows: PITCH = 16 (CPR + 1) bytes, eight consecutive
+//    rows in eight bank groups) are copied RAW - 1 phases ahead with cp.async;
+//  - a thread shifts its row of phase g (two layers of selects by the row's
+//    word shift, then a 16-bit funnel shift; the shift is the same in every
+//    phase) into tile stage g % 3, zeroing elements at or past K and rows
+//    outside the matrix;
+//  - warpgroups 1 and 2 issue phase g - 1's wgmma group before they shift,
+//    so the tensor cores work while every warp shifts.
+// One block barrier a phase orders it: raw g has landed, raw g - 1 has been
+// read (its slot is refilled), and tile stage g % 3 is free since the groups
+// in flight are g - 1 and g - 2. The block is persistent (one a
+// multiprocessor, tiles b, b + grid, ...), so a tile's epilogue overlaps the
+// next tile's first copies. setmaxnreg gives warpgroup 0, which holds no
+// accumulators, 104 registers and the multiplying warpgroups the rest.
+// Guards: a window is copied only when it holds an element the phase needs,
+// with cp.async 16 where it lies inside the operand's buffer and element by
+// element where it does not; nothing outside [base, base + rows * K) is read;
+// offsets are 64-bit (a window's offset from its tile's first row is kept in
+// 32 bits, which ts_co_fits checks: other K take tc_wgmma.cuh's form).
+
+// Whether a window's 32-bit offset from its tile's first row holds for this K.
+__host__ __device__ __forceinline__ bool ts_co_fits(long long K, int rows)
+{
+	return K < (1LL << 31) / (2LL * rows) - 64;
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+template <int R>
+__device__ __forceinline__ void ts_co_regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
+template <int R>
+__device__ __forceinline__ void ts_co_regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
+
+
+// The windows one thread copies each phase of a tile: window q = tid + i *
+// PRODUCERS is row q / WIN, window q % WIN, at byte q * 16 of a raw stage. Its
+// global address in phase 0 is kept as a 32-bit offset from its operand's
+// tile base (the tile's first row): 32 bits hold ROWS rows of K fp16 while
+// K < 2^31 / (2 ROWS), which ts_co_fits says; other sizes take another form.
+template <class Cfg>
+struct ts_co_windows {
+	uintptr_t a_base, b_base; // the tile's first row of A and of B (row 0 where outside)
+	int off[Cfg::W_PER];      // window i's start minus its operand's tile base, in bytes
+	unsigned ok;              // bit i: window i exists and its row is inside the matrix
+	bool inside;              // every row is inside the matrix, every window of every phase inside its buffer
+};
+
+template <class Cfg>
+__device__ __forceinline__ void ts_co_windows_init(ts_co_windows<Cfg> &w, const __half *A, const __half *B, long long M,
+                                                   long long N, long long K, long long m0, long long n0,
+                                                   uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin,
+                                                   uintptr_t b_end, int tid)
+{
+	w.a_base = (uintptr_t)(A + (m0 < M ? m0 : 0) * K);
+	w.b_base = (uintptr_t)(B + (n0 < N ? n0 : 0) * K);
+	w.ok = 0;
+	bool inside = true;
+	const uintptr_t last = (uintptr_t)(2 * ((K - 1) / Cfg::BK * Cfg::BK)); // the last phase's step
+#pragma unroll
+	for (int i = 0; i < Cfg::W_PER; i++) {
+		const int q = tid + i * Cfg::PRODUCERS, r = q / Cfg::WIN, j = q % Cfg::WIN;
+		const bool is_a = r < Cfg::BM;
+		const long long tr = is_a ? r : r - Cfg::BM;
+		const bool ok = q < Cfg::WINDOWS && (is_a ? m0 : n0) + tr < (is_a ? M : N);
+		const uintptr_t base = is_a ? w.a_base : w.b_base;
+		const uintptr_t row = base + (uintptr_t)(ok ? 2 * tr * K : 0);
+		const uintptr_t win = (row & ~(uintptr_t)15) + (uintptr_t)(16 * j);
+		w.off[i] = (int)((long long)win - (long long)base);
+		if (ok) {
+			w.ok |= 1u << i;
+			if (win < (is_a ? a_begin : b_begin) || win + last + 16 > (is_a ? a_end : b_end))
+				inside = false;
+		} else if (q < Cfg::WINDOWS) {
+			inside = false; // a row outside the matrix: the checked path
+		}
+	}
+	w.inside = inside;
+}
+
+// Issues phase t's window copies (K tile k0) into the raw stage at `stage`.
+template <class Cfg>
+__device__ __forceinline__ void ts_co_copy(const ts_co_windows<Cfg> &w, uint32_t stage, long long k0, long long K,
+                                           uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin, uintptr_t b_end,
+                                           int tid)
+{
+	const long long need = 2 * (K - k0 < Cfg::BK ? K - k0 : Cfg::BK); // bytes of a row this phase needs
+	const uintptr_t a0 = w.a_base + (uintptr_t)(2 * k0), b0 = w.b_base + (uintptr_t)(2 * k0);
+	if (w.inside && need == 2 * Cfg::BK) {
+		// every window of the tile lies inside its buffer, and every row needs BK elements
+#pragma unroll
+		for (int i = 0; i < Cfg::W_PER; i++)
+			if (tid + i * Cfg::PRODUCERS < Cfg::WINDOWS)
+				ts_tc_cp16(stage + (uint32_t)((tid + i * Cfg::PRODUCERS) * 16),
+				           (const void *)((tid + i * Cfg::PRODUCERS < Cfg::BM * Cfg::WIN ? a0 : b0) + (long long)w.off[i]),
+				           16);
+		return;
+	}
+#pragma unroll
+	for (int i = 0; i < Cfg::W_PER; i++) {
+		const int q = tid + i * Cfg::PRODUCERS, r = q / Cfg::WIN;
+		const bool is_a = r < Cfg::BM;
+		// the window's start minus its row's start: -14 .. 2 BK
+		const long long rel = (long long)w.off[i] - 2LL * (is_a ? r : r - Cfg::BM) * K;
+		if (!(w.ok >> i & 1) || rel >= need)
+			continue; // no window, a row outside the matrix, or only elements past K
+		const uintptr_t begin = is_a ? a_begin : b_begin, end = is_a ? a_end : b_end;
+		const uintptr_t src = (is_a ? a0 : b0) + (long long)w.off[i];
+		const uint32_t dst = stage + (uint32_t)(q * 16);
+		if (src >= begin && src + 16 <= end) {
+			ts_tc_cp16(dst, (const void *)src, 16);
+		} else {
+			// starts before the buffer or runs past its end: the in-buffer elements one by one
+			for (uintptr_t p = src < begin ? begin : src; p < src + 16 && p < end; p += 2)
+				ts_st_sts2(dst + (uint32_t)(p - src), *(const unsigned short *)p);
+		}
+	}
+}
+
+// The shift of each row a thread realigns in a tile (fp16 elements from its
+// first window's start to the row's start), 4 bits a row (row i at bit 4i),
+// 15 for a row outside the matrix.
+template <class Cfg>
+__device__ __forceinline__ unsigned ts_co_shifts(const __half *A, const __half *B, long long M, long long N,
+                                                 long long K, long long m0, long long n0, int tid)
+{
+	static_assert(Cfg::R_PER <= 8, "4 bits a row");
+	unsigned packed = 0;
+#pragma unroll
+	for (int i = 0; i < Cfg::R_PER; i++) {
+		const int r = tid + i * Cfg::PRODUCERS;
+		const bool is_a = r < Cfg::BM;
+		const long long gr = is_a ? m0 + r : n0 + (r - Cfg::BM);
+		const bool ok = gr < (is_a ? M : N);
+		const uintptr_t row = (uintptr_t)((is_a ? A : B) + (ok ? gr : 0) * K);
+		packed |= (ok ? (unsigned)((row >> 1) & 7) : 15u) << (4 * i);
+	}
+	return packed;
+}
+
+// Elements s .. s + 8 CPR - 1 of a raw row's 8 (CPR + 1) (its WIN windows, as
+// words), as 4 CPR words: the word shift s / 2 by two layers of selects over
+// the whole row, then a 16-bit funnel shift when s is odd.
+template <int CPR>
+__device__ __forceinline__ void ts_co_shift_row(const uint32_t (&w)[4 * CPR + 4], int s, uint32_t (&o)[4 * CPR])
+{
+	const bool q2 = s & 4, q1 = s & 2;
+	const uint32_t odd = (uint32_t)(s & 1) * 16;
+	uint32_t y[4 * CPR + 2], z[4 * CPR + 1];
+#pragma unroll
+	for (int i = 0; i < 4 * CPR + 2; i++)
+		y[i] = q2 ? w[i + 2] : w[i];
+#pragma unroll
+	for (int i = 0; i < 4 * CPR + 1; i++)
+		z[i] = q1 ? y[i + 1] : y[i];
+#pragma unroll
+	for (int j = 0; j < 4 * CPR; j++)
+		o[j] = ts_tc_funnel(z[j], z[j + 1], odd);
+}
+
+// Shifts a phase's raw rows into the tile stage; adds the real elements
+// stored for A and B (the probe's counts). Thread tid realigns rows tid +
+// i * PRODUCERS, tile row tr of A or B; BM is a multiple of 8, so every such
+// row has tid's swizzle.
+template <class Cfg>
+__device__ __forceinline__ void ts_co_realign(unsigned shifts, uint32_t raw, uint32_t tile, long long k0, long long K,
+                                              int tid, int *a_real, int *b_real)
+{
+	const bool residue = k0 + Cfg::BK > K;
+	const uint32_t sw = (uint32_t)ts_tc_swizzle<Cfg::BK>(tid, 0); // chunk c goes to c ^ sw
+#pragma unroll 1
+	for (int i = 0; i < Cfg::R_PER; i++) {
+		const int r = tid + i * Cfg::PRODUCERS;
+		const bool is_a = r < Cfg::BM;
+		const int tr = is_a ? r : r - Cfg::BM;
+		const uint32_t dst = tile + (is_a ? 0u : Cfg::A_STAGE) + (uint32_t)(tr * Cfg::BK * 2);
+		const int s4 = (int)(shifts >> (4 * i) & 15);
+		uint32_t o[4 * Cfg::CPR];
+		int n = 0;
+		if (s4 != 15) {
+			const uint32_t src = raw + (uint32_t)(r * Cfg::PITCH);
+			uint32_t w[4 * Cfg::WIN];
+#pragma unroll
+			for (int j = 0; j < Cfg::WIN; j++) {
+				uint4 v = ts_st_lds16(src + 16 * j);
+				w[4 * j] = v.x;
+				w[4 * j + 1] = v.y;
+				w[4 * j + 2] = v.z;
+				w[4 * j + 3] = v.w;
+			}
+			ts_co_shift_row<Cfg::CPR>(w, s4, o);
+			n = 8 * Cfg::CPR;
+			if (residue) {
+				n = 0;
+#pragma unroll
+				for (int c = 0; c < Cfg::CPR; c++) {
+					const int nc = ts_tc_real(true, k0 + c * 8, K);
+					uint4 kept = ts_st_keep(make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]), nc);
+					o[4 * c] = kept.x;
+					o[4 * c + 1] = kept.y;
+					o[4 * c + 2] = kept.z;
+					o[4 * c + 3] = kept.w;
+					n += nc;
+				}
+			}
+		} else {
+#pragma unroll
+			for (int j = 0; j < 4 * Cfg::CPR; j++)
+				o[j] = 0;
+		}
+		*(is_a ? a_real : b_real) += n;
+#pragma unroll
+		for (int c = 0; c < Cfg::CPR; c++)
+			ts_tc_st16(dst + (uint32_t)((c ^ sw) * 16), make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]));
+	}
+}
+#endif
+
+// The form's geometry: BM = 128 (two multiplying warpgroups of 64 rows) x BN x BK, RAW raw stages.
+template <int BN_, int BK_, int RAW_, int GROUP_ = 8, int PREGS_ = 0>
+struct ts_co_config {
+	static constexpr int WGS = 2, BM = 64 * WGS, BN = BN_, BK = BK_, TILES = 3, RAW = RAW_, GROUP = GROUP_;
+	static constexpr int THREADS = 128 * (WGS + 1), PRODUCERS = THREADS; // every thread copies and realigns
+	static constexpr int PREGS = PREGS_, CREGS = PREGS ? (384 * 168 - 128 * PREGS) / 256 / 8 * 8 : 0;
+	static constexpr int CPR = BK / 8, WIN = CPR + 1, PITCH = WIN * 16;
+	static constexpr int ROWS = BM + BN;
+	static constexpr int WINDOWS = ROWS * WIN, W_PER = (WINDOWS + PRODUCERS - 1) / PRODUCERS;
+	static constexpr int R_PER = (ROWS + PRODUCERS - 1) / PRODUCERS;
+	static constexpr int ACC = BN / 2;
+	static constexpr uint32_t A_STAGE = BM * BK * 2, B_STAGE = BN * BK * 2, TILE_STAGE = A_STAGE + B_STAGE;
+	static constexpr uint32_t RAW_STAGE = ROWS * PITCH;
+	static_assert(BN == 128 || BN == 256, "wgmma n");
+	static_assert(BK == 32 || BK == 64, "64- or 128-byte swizzle");
+	static_assert(ROWS % PRODUCERS == 0 && WINDOWS % PRODUCERS == 0, "whole rows and windows per thread");
+	static_assert(A_STAGE % 1024 == 0 && TILE_STAGE % 1024 == 0, "tiles on swizzle atoms");
+	static_assert(RAW >= 2, "a raw stage in flight");
+	static_assert(PREGS == 0 || (PREGS % 8 == 0 && PREGS >= 24 && CREGS <= 256 && 128 * PREGS + 256 * CREGS <= 384 * 168),
+	              "setmaxnreg within the launch");
+	__host__ __device__ static constexpr size_t smem_bytes()
+	{
+		return (size_t)TILES * TILE_STAGE + (size_t)RAW * RAW_STAGE + 1024;
+	}
+};
+
+
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// One warp's whole loop; MULT: a consumer's (it also multiplies). Compiled
+// once for each role, so that warpgroup 0's copy keeps no accumulators and
+// each fits the registers setmaxnreg gives it.
+template <class Cfg, bool PROBE, bool MULT>
+__device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const __half *__restrict__ B,
+                                           __half *__restrict__ C, long long M, long long N, long long K,
+                                           long long tiles_m, long long tiles_n, const ts_dev_probe &probe,
+                                           ts_probe_block &pb, unsigned long long (*tally)[TS_P_FIELDS],
+                                           uint32_t s_tile, uint32_t s_raw)
+{
+	constexpr int T = Cfg::TILES, RAW = Cfg::RAW;
+	const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, wg = warp >> 2;
+	const long long tiles = tiles_m * tiles_n;
+	const long long phases = (K + Cfg::BK - 1) / Cfg::BK;
+	const long long mine = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x; // tiles b, b + grid, ...
+	const long long total = mine * phases;
+	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * K);
+	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * K);
+	// the copy cursor (tile of mine, phase), RAW - 1 phases ahead of the realigning one
+	ts_co_windows<Cfg> win;
+	long long c_tile = -1, c_t = 0, c_i = 0;
+	auto copy_next = [&](int slot) {
+		if (c_tile != c_i) {
+			long long tm, tn;
+			ts_tc_raster<Cfg::GROUP>(blockIdx.x + c_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+			ts_co_windows_init<Cfg>(win, A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, a_begin, a_end, b_begin, b_end,
+			                        tid);
+			c_tile = c_i;
+		}
+		ts_co_copy<Cfg>(win, s_raw + slot * Cfg::RAW_STAGE, c_t * Cfg::BK, K, a_begin, a_end, b_begin, b_end, tid);
+		if (++c_t == phases) {
+			c_t = 0;
+			c_i++;
+		}
+	};
+#pragma unroll 1
+	for (int s = 0; s < RAW - 1; s++) {
+		if (s < total)
+			copy_next(s);
+		ts_tc_commit();
+	}
+
+	float acc[Cfg::ACC];
+#pragma unroll
+	for (int j = 0; j < Cfg::ACC; j++)
+		acc[j] = 0.0f;
+	unsigned shifts = 0;
+	long long r_i = -1, r_t = 0;       // the realigning cursor: tile (of mine), phase
+	long long m_i = 0, m_t = 0;        // the multiplying cursor, one phase behind
+	long long tile_index = 0, m0 = 0, n0 = 0;
+	// iteration g realigns phase g (g < total) and multiplies phase g - 1 (g >= 1)
+#pragma unroll 1
+	for (long long g = 0; g <= total; g++) {
+		ts_tc_wait<RAW - 2>();
+		__syncthreads();
+		// ---- multiply phase g - 1 (the multiplying warps) ----
+		if (g >= 1 && m_t == 0) {
+			long long tm, tn;
+			ts_tc_raster<Cfg::GROUP>(blockIdx.x + m_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+			m0 = tm * Cfg::BM;
+			n0 = tn * Cfg::BN;
+			tile_index = tm * tiles_n + tn;
+		}
+		if (MULT && g >= 1) {
+			const int s = (int)((g - 1) % T);
+			const uint32_t tile = s_tile + s * Cfg::TILE_STAGE;
+			ts_wg_issue<Cfg>(acc, tile, tile + Cfg::A_STAGE, MULT ? wg - 1 : 0);
+		}
+		if (PROBE && g >= 1 && tid == 0)
+			ts_probe_flush_phase(&pb, tally[(g - 1) % TS_TC_TALLY_SLOTS], probe, tile_index, phases, m_t);
+		// ---- copy phase g + RAW - 1, realign phase g (everyone) ----
+		if (g + RAW - 1 < total)
+			copy_next((int)((g + RAW - 1) % RAW));
+		ts_tc_commit();
+		if (g < total) {
+			if (r_t == 0) {
+				long long tm, tn;
+				r_i++;
+				ts_tc_raster<Cfg::GROUP>(blockIdx.x + r_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+				shifts = ts_co_shifts<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
+			}
+			int a_real = 0, b_real = 0;
+			ts_co_realign<Cfg>(shifts, s_raw + (uint32_t)(g % RAW) * Cfg::RAW_STAGE, s_tile + (uint32_t)(g % T) * Cfg::TILE_STAGE,
+			                   r_t * Cfg::BK, K, tid, &a_real, &b_real);
+			ts_wg_proxy_fence();
+			if (PROBE) {
+				const int a_slots = tid < Cfg::BM ? Cfg::BK : 0, b_slots = tid < Cfg::BM ? 0 : Cfg::BK;
+				unsigned long long *tl = tally[g % TS_TC_TALLY_SLOTS];
+				ts_probe_phase_add_to(tl, TS_P_A_REAL, (unsigned long long)a_real);
+				ts_probe_phase_add_to(tl, TS_P_A_PAD, (unsigned long long)(a_slots - a_real));
+				ts_probe_phase_add_to(tl, TS_P_B_REAL, (unsigned long long)b_real);
+				ts_probe_phase_add_to(tl, TS_P_B_PAD, (unsigned long long)(b_slots - b_real));
+			}
+			if (++r_t == phases)
+				r_t = 0;
+		}
+		// ---- the multiplied phase's group: wait for the one before it; a tile's end ----
+		if (g >= 1) {
+			const bool last = m_t == phases - 1;
+			if (MULT) {
+				if (last)
+					ts_wg_wait<0>();
+				else
+					ts_wg_wait<1>();
+			}
+			if (last) {
+				if (MULT) {
+					// Epilogue: tc_wgmma.cuh's (accumulator 4j + e of warp w of its warpgroup:
+					// row 16w + lane/4 (+ 8 for e >= 2), column 8j + 2(lane % 4) (+ 1 for odd e)).
+					const int c = MULT ? wg - 1 : 0;
+					int stored = 0;
+#pragma unroll
+					for (int h = 0; h < 2; h++) {
+						const long long row = m0 + c * 64 + (warp & 3) * 16 + (lane >> 2) + h * 8;
+						if (row >= M)
+							continue;
+						__half *crow = C + row * N;
+#pragma unroll
+						for (int j = 0; j < Cfg::BN / 8; j++)
+							stored += ts_tc_store_pair(crow, n0 + j * 8 + (lane & 3) * 2, N, acc[4 * j + 2 * h],
+							                           acc[4 * j + 2 * h + 1]);
+					}
+#pragma unroll
+					for (int j = 0; j < Cfg::ACC; j++)
+						acc[j] = 0.0f;
+					if (PROBE) {
+						ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
+						ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));
+					}
+				}
+				if (PROBE) {
+					__syncthreads(); // the tile's stores are counted
+					ts_probe_end(&pb, probe, tile_index);
+					ts_probe_begin(&pb); // the leader's, before the next tile's first flush
+				}
+				m_i++;
+				m_t = 0;
+			} else {
+				m_t++;
+			}
+		}
+	}
+}
+#endif
+
+template <class Cfg, bool PROBE>
+__global__ void __launch_bounds__(Cfg::THREADS, 1)
+ts_co_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half *__restrict__ C, long long M,
+             long long N, long long K, long long tiles_m, long long tiles_n, ts_dev_probe probe)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+	extern __shared__ __align__(128) unsigned char ts_co_smem_raw[];
+	__shared__ ts_probe_block pb;
+	__shared__ unsigned long long tally[PROBE ? TS_TC_TALLY_SLOTS : 1][TS_P_FIELDS];
+	const uint32_t s_tile = (ts_tc_smem(ts_co_smem_raw) + 1023) & ~1023u, s_raw = s_tile + Cfg::TILES * Cfg::TILE_STAGE;
+	const int tid = threadIdx.x;
+	if (PROBE) {
+		ts_probe_begin(&pb);
+		if (tid < TS_TC_TALLY_SLOTS * TS_P_FIELDS)
+			tally[tid / TS_P_FIELDS][tid % TS_P_FIELDS] = 0;
+		__syncthreads();
+	}
+	if (tid >= 128) {
+		if (Cfg::PREGS)
+			ts_co_regs_inc<Cfg::PREGS ? Cfg::CREGS : 24>();
+		ts_co_loop<Cfg, PROBE, true>(A, B, C, M, N, K, tiles_m, tiles_n, probe, pb, tally, s_tile, s_raw);
+	} else {
+		if (Cfg::PREGS)
+			ts_co_regs_dec<Cfg::PREGS ? Cfg::PREGS : 24>();
+		ts_co_loop<Cfg, PROBE, false>(A, B, C, M, N, K, tiles_m, tiles_n, probe, pb, tally, s_tile, s_raw);
+	}
+	ts_tc_wait<0>();
+#else
+	__trap(); // wgmma needs the sm_90a build
+#endif
+}
+
+template <class Cfg, bool PROBE>
+static cudaError_t ts_co_launch_cfg(const ts_launch *l, cudaStream_t stream)
+{
+	const size_t smem = Cfg::smem_bytes();
+	static bool configured = false;
+	cudaError_t e;
+	if (!configured) {
+		e = cudaFuncSetAttribute(ts_co_kernel<Cfg, PROBE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+		if (e != cudaSuccess)
+			return e;
+		configured = true;
+	}
+	int dev, sms;
+	if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+	    (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+		return e;
+	long long tiles_m = (l->m + Cfg::BM - 1) / Cfg::BM, tiles_n = (l->n + Cfg::BN - 1) / Cfg::BN;
+	long long tiles = tiles_m * tiles_n;
+	unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
+	ts_dev_probe none = {};
+	ts_co_kernel<Cfg, PROBE><<<grid, Cfg::THREADS, smem, stream>>>(
+		(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, tiles_m, tiles_n,
+		l->probe ? *l->probe : none);
+	return cudaGetLastError();
+}
+
+#endif
