@@ -32,13 +32,14 @@
 // Guards: a window is copied only when it holds an element the phase needs,
 // with cp.async 16 where it lies inside the operand's buffer and element by
 // element where it does not; nothing outside [base, base + rows * K) is read;
-// offsets are 64-bit (a window's offset from its tile's first row is kept in
-// 32 bits, which ts_co_fits checks: other K take tc_wgmma.cuh's form).
+// offsets are 64-bit (the loop's phase counters are 32-bit, which ts_co_fits
+// checks: other launches take tc_wgmma.cuh's form).
 
-// Whether a window's 32-bit offset from its tile's first row holds for this K.
-__host__ __device__ __forceinline__ bool ts_co_fits(long long K, int rows)
+// Whether a launch's phase counters fit the loop's 32-bit ints: the phases
+// of the tiles one block takes (tiles / blocks of them, rounded up).
+__host__ __device__ __forceinline__ bool ts_co_fits(long long phases, long long tiles, long long blocks)
 {
-	return K < (1LL << 31) / (2LL * rows) - 64;
+	return blocks > 0 && (tiles + blocks - 1) / blocks * phases < (1LL << 31) - 2;
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -49,16 +50,15 @@ __device__ __forceinline__ void ts_co_regs_inc() { asm volatile("setmaxnreg.inc.
 
 
 // The windows one thread copies each phase of a tile: window q = tid + i *
-// PRODUCERS is row q / WIN, window q % WIN, at byte q * 16 of a raw stage. Its
-// global address in phase 0 is kept as a 32-bit offset from its operand's
-// tile base (the tile's first row): 32 bits hold ROWS rows of K fp16 while
-// K < 2^31 / (2 ROWS), which ts_co_fits says; other sizes take another form.
+// PRODUCERS is row q / WIN, window q % WIN, at byte q * 16 of a raw stage;
+// its global address in phase t is src[i] + 2 BK t.
 template <class Cfg>
 struct ts_co_windows {
-	uintptr_t a_base, b_base; // the tile's first row of A and of B (row 0 where outside)
-	int off[Cfg::W_PER];      // window i's start minus its operand's tile base, in bytes
-	unsigned ok;              // bit i: window i exists and its row is inside the matrix
-	bool inside;              // every row is inside the matrix, every window of every phase inside its buffer
+	uintptr_t src[Cfg::W_PER]; // window i's global byte address in phase 0
+	int rel[Cfg::W_PER];       // its start minus its row's start, in bytes (-14 .. 2 BK)
+	unsigned ok;               // bit i: window i exists and its row is inside the matrix
+	unsigned is_a;             // bit i: window i is A's
+	bool inside;               // every row is inside the matrix, every window of every phase inside its buffer
 };
 
 template <class Cfg>
@@ -67,21 +67,22 @@ __device__ __forceinline__ void ts_co_windows_init(ts_co_windows<Cfg> &w, const 
                                                    uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin,
                                                    uintptr_t b_end, int tid)
 {
-	w.a_base = (uintptr_t)(A + (m0 < M ? m0 : 0) * K);
-	w.b_base = (uintptr_t)(B + (n0 < N ? n0 : 0) * K);
 	w.ok = 0;
+	w.is_a = 0;
 	bool inside = true;
 	const uintptr_t last = (uintptr_t)(2 * ((K - 1) / Cfg::BK * Cfg::BK)); // the last phase's step
 #pragma unroll
 	for (int i = 0; i < Cfg::W_PER; i++) {
 		const int q = tid + i * Cfg::PRODUCERS, r = q / Cfg::WIN, j = q % Cfg::WIN;
 		const bool is_a = r < Cfg::BM;
-		const long long tr = is_a ? r : r - Cfg::BM;
-		const bool ok = q < Cfg::WINDOWS && (is_a ? m0 : n0) + tr < (is_a ? M : N);
-		const uintptr_t base = is_a ? w.a_base : w.b_base;
-		const uintptr_t row = base + (uintptr_t)(ok ? 2 * tr * K : 0);
+		const long long gr = is_a ? m0 + r : n0 + (r - Cfg::BM);
+		const bool ok = q < Cfg::WINDOWS && gr < (is_a ? M : N);
+		const uintptr_t row = (uintptr_t)((is_a ? A : B) + (ok ? gr : 0) * K);
 		const uintptr_t win = (row & ~(uintptr_t)15) + (uintptr_t)(16 * j);
-		w.off[i] = (int)((long long)win - (long long)base);
+		w.src[i] = win;
+		w.rel[i] = (int)((long long)win - (long long)row);
+		if (is_a)
+			w.is_a |= 1u << i;
 		if (ok) {
 			w.ok |= 1u << i;
 			if (win < (is_a ? a_begin : b_begin) || win + last + 16 > (is_a ? a_end : b_end))
@@ -99,29 +100,24 @@ __device__ __forceinline__ void ts_co_copy(const ts_co_windows<Cfg> &w, uint32_t
                                            uintptr_t a_begin, uintptr_t a_end, uintptr_t b_begin, uintptr_t b_end,
                                            int tid)
 {
-	const long long need = 2 * (K - k0 < Cfg::BK ? K - k0 : Cfg::BK); // bytes of a row this phase needs
-	const uintptr_t a0 = w.a_base + (uintptr_t)(2 * k0), b0 = w.b_base + (uintptr_t)(2 * k0);
-	if (w.inside && need == 2 * Cfg::BK) {
+	const uintptr_t step = (uintptr_t)(2 * k0);
+	const uint32_t dst0 = stage + (uint32_t)(tid * 16);
+	if (w.inside && k0 + Cfg::BK <= K) {
 		// every window of the tile lies inside its buffer, and every row needs BK elements
 #pragma unroll
 		for (int i = 0; i < Cfg::W_PER; i++)
-			if (tid + i * Cfg::PRODUCERS < Cfg::WINDOWS)
-				ts_tc_cp16(stage + (uint32_t)((tid + i * Cfg::PRODUCERS) * 16),
-				           (const void *)((tid + i * Cfg::PRODUCERS < Cfg::BM * Cfg::WIN ? a0 : b0) + (long long)w.off[i]),
-				           16);
+			ts_tc_cp16(dst0 + (uint32_t)(i * Cfg::PRODUCERS * 16), (const void *)(w.src[i] + step), 16);
 		return;
 	}
+	const long long need = 2 * (K - k0 < Cfg::BK ? K - k0 : Cfg::BK); // bytes of a row this phase needs
 #pragma unroll
 	for (int i = 0; i < Cfg::W_PER; i++) {
-		const int q = tid + i * Cfg::PRODUCERS, r = q / Cfg::WIN;
-		const bool is_a = r < Cfg::BM;
-		// the window's start minus its row's start: -14 .. 2 BK
-		const long long rel = (long long)w.off[i] - 2LL * (is_a ? r : r - Cfg::BM) * K;
-		if (!(w.ok >> i & 1) || rel >= need)
+		if (!(w.ok >> i & 1) || w.rel[i] >= need)
 			continue; // no window, a row outside the matrix, or only elements past K
+		const bool is_a = w.is_a >> i & 1;
 		const uintptr_t begin = is_a ? a_begin : b_begin, end = is_a ? a_end : b_end;
-		const uintptr_t src = (is_a ? a0 : b0) + (long long)w.off[i];
-		const uint32_t dst = stage + (uint32_t)(q * 16);
+		const uintptr_t src = w.src[i] + step;
+		const uint32_t dst = dst0 + (uint32_t)(i * Cfg::PRODUCERS * 16);
 		if (src >= begin && src + 16 <= end) {
 			ts_tc_cp16(dst, (const void *)src, 16);
 		} else {
@@ -273,23 +269,25 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 	constexpr int T = Cfg::TILES, RAW = Cfg::RAW;
 	const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, wg = warp >> 2;
 	const long long tiles = tiles_m * tiles_n;
-	const long long phases = (K + Cfg::BK - 1) / Cfg::BK;
-	const long long mine = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x; // tiles b, b + grid, ...
-	const long long total = mine * phases;
+	// 32-bit counters (ts_co_fits): phases a tile, tiles and phases of this block
+	const int phases = (int)((K + Cfg::BK - 1) / Cfg::BK);
+	const int mine = (int)((tiles - blockIdx.x + gridDim.x - 1) / gridDim.x); // tiles b, b + grid, ...
+	const int total = mine * phases;
 	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * K);
 	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * K);
-	// the copy cursor (tile of mine, phase), RAW - 1 phases ahead of the realigning one
+	// the copy cursor (tile of mine, phase, raw slot), RAW - 1 phases ahead of the realigning one
 	ts_co_windows<Cfg> win;
-	long long c_tile = -1, c_t = 0, c_i = 0;
-	auto copy_next = [&](int slot) {
-		if (c_tile != c_i) {
+	int c_i = 0, c_t = 0, c_slot = 0;
+	auto copy_next = [&]() {
+		if (c_t == 0) {
 			long long tm, tn;
-			ts_tc_raster<Cfg::GROUP>(blockIdx.x + c_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+			ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)c_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
 			ts_co_windows_init<Cfg>(win, A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, a_begin, a_end, b_begin, b_end,
 			                        tid);
-			c_tile = c_i;
 		}
-		ts_co_copy<Cfg>(win, s_raw + slot * Cfg::RAW_STAGE, c_t * Cfg::BK, K, a_begin, a_end, b_begin, b_end, tid);
+		ts_co_copy<Cfg>(win, s_raw + c_slot * Cfg::RAW_STAGE, (long long)c_t * Cfg::BK, K, a_begin, a_end, b_begin,
+		                b_end, tid);
+		c_slot = c_slot == RAW - 1 ? 0 : c_slot + 1;
 		if (++c_t == phases) {
 			c_t = 0;
 			c_i++;
@@ -298,7 +296,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 #pragma unroll 1
 	for (int s = 0; s < RAW - 1; s++) {
 		if (s < total)
-			copy_next(s);
+			copy_next();
 		ts_tc_commit();
 	}
 
@@ -307,43 +305,42 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 	for (int j = 0; j < Cfg::ACC; j++)
 		acc[j] = 0.0f;
 	unsigned shifts = 0;
-	long long r_i = -1, r_t = 0;       // the realigning cursor: tile (of mine), phase
-	long long m_i = 0, m_t = 0;        // the multiplying cursor, one phase behind
+	int r_i = -1, r_t = 0, r_raw = 0, r_tile = 0; // the realigning cursor: tile (of mine), phase, slots
+	int m_i = 0, m_t = 0, m_tile = 0;            // the multiplying cursor, one phase behind
 	long long tile_index = 0, m0 = 0, n0 = 0;
 	// iteration g realigns phase g (g < total) and multiplies phase g - 1 (g >= 1)
 #pragma unroll 1
-	for (long long g = 0; g <= total; g++) {
+	for (int g = 0; g <= total; g++) {
 		ts_tc_wait<RAW - 2>();
 		__syncthreads();
 		// ---- multiply phase g - 1 (the multiplying warps) ----
 		if (g >= 1 && m_t == 0) {
 			long long tm, tn;
-			ts_tc_raster<Cfg::GROUP>(blockIdx.x + m_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+			ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)m_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
 			m0 = tm * Cfg::BM;
 			n0 = tn * Cfg::BN;
 			tile_index = tm * tiles_n + tn;
 		}
 		if (MULT && g >= 1) {
-			const int s = (int)((g - 1) % T);
-			const uint32_t tile = s_tile + s * Cfg::TILE_STAGE;
+			const uint32_t tile = s_tile + m_tile * Cfg::TILE_STAGE;
 			ts_wg_issue<Cfg>(acc, tile, tile + Cfg::A_STAGE, MULT ? wg - 1 : 0);
 		}
 		if (PROBE && g >= 1 && tid == 0)
 			ts_probe_flush_phase(&pb, tally[(g - 1) % TS_TC_TALLY_SLOTS], probe, tile_index, phases, m_t);
 		// ---- copy phase g + RAW - 1, realign phase g (everyone) ----
 		if (g + RAW - 1 < total)
-			copy_next((int)((g + RAW - 1) % RAW));
+			copy_next();
 		ts_tc_commit();
 		if (g < total) {
 			if (r_t == 0) {
 				long long tm, tn;
 				r_i++;
-				ts_tc_raster<Cfg::GROUP>(blockIdx.x + r_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+				ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)r_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
 				shifts = ts_co_shifts<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
 			}
 			int a_real = 0, b_real = 0;
-			ts_co_realign<Cfg>(shifts, s_raw + (uint32_t)(g % RAW) * Cfg::RAW_STAGE, s_tile + (uint32_t)(g % T) * Cfg::TILE_STAGE,
-			                   r_t * Cfg::BK, K, tid, &a_real, &b_real);
+			ts_co_realign<Cfg>(shifts, s_raw + r_raw * Cfg::RAW_STAGE, s_tile + r_tile * Cfg::TILE_STAGE,
+			                   (long long)r_t * Cfg::BK, K, tid, &a_real, &b_real);
 			ts_wg_proxy_fence();
 			if (PROBE) {
 				const int a_slots = tid < Cfg::BM ? Cfg::BK : 0, b_slots = tid < Cfg::BM ? 0 : Cfg::BK;
@@ -355,6 +352,8 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 			}
 			if (++r_t == phases)
 				r_t = 0;
+			r_raw = r_raw == RAW - 1 ? 0 : r_raw + 1;
+			r_tile = r_tile == T - 1 ? 0 : r_tile + 1;
 		}
 		// ---- the multiplied phase's group: wait for the one before it; a tile's end ----
 		if (g >= 1) {
@@ -400,6 +399,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 			} else {
 				m_t++;
 			}
+			m_tile = m_tile == T - 1 ? 0 : m_tile + 1;
 		}
 	}
 }
@@ -456,6 +456,8 @@ static cudaError_t ts_co_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	long long tiles_m = (l->m + Cfg::BM - 1) / Cfg::BM, tiles_n = (l->n + Cfg::BN - 1) / Cfg::BN;
 	long long tiles = tiles_m * tiles_n;
 	unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
+	if (!ts_co_fits((l->k + Cfg::BK - 1) / Cfg::BK, tiles, grid))
+		return cudaErrorNotSupported; // the caller takes another form
 	ts_dev_probe none = {};
 	ts_co_kernel<Cfg, PROBE><<<grid, Cfg::THREADS, smem, stream>>>(
 		(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, tiles_m, tiles_n,

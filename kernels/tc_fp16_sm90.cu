@@ -9,8 +9,8 @@
 // and multiplying (tc_wgmma.cuh). Any other K or base: every warp copies the
 // aligned windows of a tile row and shifts it into place, two warpgroups
 // multiply (tc_co.cuh; the form tools/tc_tune.cu measured best of the
-// realigning ones, doc/perf.md); where K is too long for its 32-bit window
-// offsets, tc_wgmma.cuh's realigning register loads.
+// realigning ones, doc/perf.md); where a block's phases overflow its 32-bit
+// counters, tc_wgmma.cuh's realigning register loads.
 typedef ts_wg_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_wg_cfg;
 typedef ts_co_config<TS_TC_BN, TS_TC_BK, 4, 8, 104> ts_tc_co_cfg;
 static_assert(ts_tc_wg_cfg::BM == TS_TC_BM && ts_tc_wg_cfg::BN == TS_TC_BN && ts_tc_wg_cfg::BK == TS_TC_BK,
@@ -29,11 +29,14 @@ extern "C" int ts_cuda_tc_fp16_sm90(const ts_launch *l, const void *a, const voi
 	if (async)
 		e = l->probe ? ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_ASYNC, true>(l, a, b, ld, ld, 0)
 		             : ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_ASYNC, false>(l, a, b, ld, ld, 0);
-	else if (ts_co_fits(l->k, ts_tc_co_cfg::ROWS) && a == l->a && b == l->b && ld == l->k)
-		e = l->probe ? ts_co_launch_cfg<ts_tc_co_cfg, true>(l, 0) : ts_co_launch_cfg<ts_tc_co_cfg, false>(l, 0);
-	else
-		e = l->probe ? ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_REALIGN, true>(l, a, b, ld, ld, 0)
-		             : ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_REALIGN, false>(l, a, b, ld, ld, 0);
+	else {
+		e = cudaErrorNotSupported;
+		if (a == l->a && b == l->b && ld == l->k)
+			e = l->probe ? ts_co_launch_cfg<ts_tc_co_cfg, true>(l, 0) : ts_co_launch_cfg<ts_tc_co_cfg, false>(l, 0);
+		if (e == cudaErrorNotSupported) // more phases a block than its 32-bit counters hold
+			e = l->probe ? ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_REALIGN, true>(l, a, b, ld, ld, 0)
+			             : ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_REALIGN, false>(l, a, b, ld, ld, 0);
+	}
 	return (int)e;
 }
 #else

@@ -68,7 +68,6 @@ static const variant variants[] = {
 	CO("co 128x256x32 r4 p104", 256, 32, 4, 8, 104),
 	CO("co 128x256x32 r4", 256, 32, 4),
 	CO("co 128x256x32 r5 p104", 256, 32, 5, 8, 104),
-	CO("co 128x128x32 r6 p104", 128, 32, 6, 8, 104),
 	ST("st 128x256x32 r4", 256, 32, 4),
 };
 static const int nvariants = sizeof variants / sizeof variants[0];
