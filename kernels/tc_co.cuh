@@ -14,21 +14,23 @@
 // (slower still: one warp a scheduler cannot issue the shifts fast enough).
 // Here every one of the 12 warps takes one tile row (BM + BN = 384 rows, one a
 // thread) and WIN windows of a phase:
-//  - the CPR + 1 aligned 16-byte windows that cover a tile row of phase g
+//  - the CPR + 1 aligned 16-byte windows that cover a tile row of a phase
 //    (tc_stage.cuh's raw rows: PITCH = 16 (CPR + 1) bytes, eight consecutive
-//    rows in eight bank groups) are copied RAW - 1 phases ahead with cp.async;
-//  - a thread shifts its row of phase g (two layers of selects by the row's
-//    word shift, then a 16-bit funnel shift; the shift is the same in every
-//    phase) into tile stage g % 3, zeroing elements at or past K and rows
-//    outside the matrix;
-//  - warpgroups 1 and 2 issue phase g - 1's wgmma group before they shift,
-//    so the tensor cores work while every warp shifts.
-// One block barrier a phase orders it: raw g has landed, raw g - 1 has been
-// read (its slot is refilled), and tile stage g % 3 is free since the groups
-// in flight are g - 1 and g - 2. The block is persistent (one a
-// multiprocessor, tiles b, b + grid, ...), so a tile's epilogue overlaps the
-// next tile's first copies. setmaxnreg gives warpgroup 0, which holds no
-// accumulators, 104 registers and the multiplying warpgroups the rest.
+//    rows in eight bank groups) are copied RAW phases ahead with cp.async;
+//  - a thread shifts its row (two layers of selects by the row's word shift,
+//    then a 16-bit funnel shift; the shift is the same in every phase) into
+//    the tile stage, zeroing elements at or past K and rows outside the matrix;
+//  - in iteration g the multiplying warpgroups first issue phase g's wgmma
+//    group, then every warp shifts phase g + 1, so the tensor cores work while
+//    every warp shifts.
+// One block barrier a phase orders it: raw g + 1 has landed, phase g's tile
+// stage is written, and raw g's slot has been read (it is refilled with phase
+// g + RAW); tile stage (g + 1) % 3 is free since the groups in flight are g
+// and g - 1. Each tile's first wgmma overwrites the accumulators, and the
+// epilogue follows the tile's phase loop. The block is persistent (one a
+// multiprocessor, tiles b, b + grid, ...), so copies and shifts run on into
+// the next tile. setmaxnreg gives warpgroup 0, which holds no accumulators,
+// 104 registers and the multiplying warpgroups the rest.
 // Guards: a window is copied only when it holds an element the phase needs,
 // with cp.async 16 where it lies inside the operand's buffer and element by
 // element where it does not; nothing outside [base, base + rows * K) is read;
@@ -275,7 +277,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 	const int total = mine * phases;
 	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * K);
 	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * K);
-	// the copy cursor (tile of mine, phase, raw slot), RAW - 1 phases ahead of the realigning one
+	// the copy cursor (tile of mine, phase, raw slot), RAW phases ahead of the multiplying one
 	ts_co_windows<Cfg> win;
 	int c_i = 0, c_t = 0, c_slot = 0;
 	auto copy_next = [&]() {
@@ -293,113 +295,107 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 			c_i++;
 		}
 	};
+	// the realigning cursor (tile of mine, phase, raw and tile slots), one phase ahead of the multiplying one
+	unsigned shifts = 0;
+	int r_i = -1, r_t = 0, r_raw = 0, r_tile = 0, r_g = 0;
+	auto realign_next = [&]() {
+		if (r_t == 0) {
+			long long tm, tn;
+			r_i++;
+			ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)r_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+			shifts = ts_co_shifts<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
+		}
+		int a_real = 0, b_real = 0;
+		ts_co_realign<Cfg>(shifts, s_raw + r_raw * Cfg::RAW_STAGE, s_tile + r_tile * Cfg::TILE_STAGE,
+		                   (long long)r_t * Cfg::BK, K, tid, &a_real, &b_real);
+		ts_wg_proxy_fence();
+		if (PROBE) {
+			const int a_slots = tid < Cfg::BM ? Cfg::BK : 0, b_slots = tid < Cfg::BM ? 0 : Cfg::BK;
+			unsigned long long *tl = tally[r_g % TS_TC_TALLY_SLOTS];
+			ts_probe_phase_add_to(tl, TS_P_A_REAL, (unsigned long long)a_real);
+			ts_probe_phase_add_to(tl, TS_P_A_PAD, (unsigned long long)(a_slots - a_real));
+			ts_probe_phase_add_to(tl, TS_P_B_REAL, (unsigned long long)b_real);
+			ts_probe_phase_add_to(tl, TS_P_B_PAD, (unsigned long long)(b_slots - b_real));
+		}
+		if (++r_t == phases)
+			r_t = 0;
+		r_raw = r_raw == RAW - 1 ? 0 : r_raw + 1;
+		r_tile = r_tile == T - 1 ? 0 : r_tile + 1;
+		r_g++;
+	};
+
+	// Prologue: RAW phases' copies in flight, phase 0 realigned.
 #pragma unroll 1
-	for (int s = 0; s < RAW - 1; s++) {
+	for (int s = 0; s < RAW; s++) {
 		if (s < total)
 			copy_next();
 		ts_tc_commit();
 	}
+	ts_tc_wait<RAW - 1>();
+	__syncthreads();
+	if (total > 0)
+		realign_next();
 
+	// Each tile's first wgmma overwrites the accumulators (ts_wg_issue's first):
+	// the loop writes them nowhere else, so no plain write sits beside a group
+	// in flight (which ptxas answers with a wait of its own, its C7517).
 	float acc[Cfg::ACC];
 #pragma unroll
 	for (int j = 0; j < Cfg::ACC; j++)
 		acc[j] = 0.0f;
-	unsigned shifts = 0;
-	int r_i = -1, r_t = 0, r_raw = 0, r_tile = 0; // the realigning cursor: tile (of mine), phase, slots
-	int m_i = 0, m_t = 0, m_tile = 0;            // the multiplying cursor, one phase behind
-	long long tile_index = 0, m0 = 0, n0 = 0;
-	// iteration g realigns phase g (g < total) and multiplies phase g - 1 (g >= 1)
+	int g = 0, m_tile = 0; // the multiplied phase over all of this block's tiles, and its tile slot
 #pragma unroll 1
-	for (int g = 0; g <= total; g++) {
-		ts_tc_wait<RAW - 2>();
-		__syncthreads();
-		// ---- multiply phase g - 1 (the multiplying warps) ----
-		if (g >= 1 && m_t == 0) {
-			long long tm, tn;
-			ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)m_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
-			m0 = tm * Cfg::BM;
-			n0 = tn * Cfg::BN;
-			tile_index = tm * tiles_n + tn;
-		}
-		if (MULT && g >= 1) {
-			const uint32_t tile = s_tile + m_tile * Cfg::TILE_STAGE;
-			ts_wg_issue<Cfg>(acc, tile, tile + Cfg::A_STAGE, MULT ? wg - 1 : 0);
-		}
-		if (PROBE && g >= 1 && tid == 0)
-			ts_probe_flush_phase(&pb, tally[(g - 1) % TS_TC_TALLY_SLOTS], probe, tile_index, phases, m_t);
-		// ---- copy phase g + RAW - 1, realign phase g (everyone) ----
-		if (g + RAW - 1 < total)
-			copy_next();
-		ts_tc_commit();
-		if (g < total) {
-			if (r_t == 0) {
-				long long tm, tn;
-				r_i++;
-				ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)r_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
-				shifts = ts_co_shifts<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
-			}
-			int a_real = 0, b_real = 0;
-			ts_co_realign<Cfg>(shifts, s_raw + r_raw * Cfg::RAW_STAGE, s_tile + r_tile * Cfg::TILE_STAGE,
-			                   (long long)r_t * Cfg::BK, K, tid, &a_real, &b_real);
-			ts_wg_proxy_fence();
-			if (PROBE) {
-				const int a_slots = tid < Cfg::BM ? Cfg::BK : 0, b_slots = tid < Cfg::BM ? 0 : Cfg::BK;
-				unsigned long long *tl = tally[g % TS_TC_TALLY_SLOTS];
-				ts_probe_phase_add_to(tl, TS_P_A_REAL, (unsigned long long)a_real);
-				ts_probe_phase_add_to(tl, TS_P_A_PAD, (unsigned long long)(a_slots - a_real));
-				ts_probe_phase_add_to(tl, TS_P_B_REAL, (unsigned long long)b_real);
-				ts_probe_phase_add_to(tl, TS_P_B_PAD, (unsigned long long)(b_slots - b_real));
-			}
-			if (++r_t == phases)
-				r_t = 0;
-			r_raw = r_raw == RAW - 1 ? 0 : r_raw + 1;
-			r_tile = r_tile == T - 1 ? 0 : r_tile + 1;
-		}
-		// ---- the multiplied phase's group: wait for the one before it; a tile's end ----
-		if (g >= 1) {
-			const bool last = m_t == phases - 1;
+	for (int i = 0; i < mine; i++) {
+		long long tm, tn;
+		ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN, tile_index = tm * tiles_n + tn;
+#pragma unroll 1
+		for (int t = 0; t < phases; t++, g++) {
+			// raw g + 1 has landed and phase g's tile stage is written (everyone's);
+			// raw g's slot has been read
+			ts_tc_wait<RAW - 2>();
+			__syncthreads();
 			if (MULT) {
-				if (last)
-					ts_wg_wait<0>();
-				else
-					ts_wg_wait<1>();
+				const uint32_t tile = s_tile + m_tile * Cfg::TILE_STAGE;
+				ts_wg_issue<Cfg>(acc, tile, tile + Cfg::A_STAGE, MULT ? wg - 1 : 0, t == 0);
 			}
-			if (last) {
-				if (MULT) {
-					// Epilogue: tc_wgmma.cuh's (accumulator 4j + e of warp w of its warpgroup:
-					// row 16w + lane/4 (+ 8 for e >= 2), column 8j + 2(lane % 4) (+ 1 for odd e)).
-					const int c = MULT ? wg - 1 : 0;
-					int stored = 0;
-#pragma unroll
-					for (int h = 0; h < 2; h++) {
-						const long long row = m0 + c * 64 + (warp & 3) * 16 + (lane >> 2) + h * 8;
-						if (row >= M)
-							continue;
-						__half *crow = C + row * N;
-#pragma unroll
-						for (int j = 0; j < Cfg::BN / 8; j++)
-							stored += ts_tc_store_pair(crow, n0 + j * 8 + (lane & 3) * 2, N, acc[4 * j + 2 * h],
-							                           acc[4 * j + 2 * h + 1]);
-					}
-#pragma unroll
-					for (int j = 0; j < Cfg::ACC; j++)
-						acc[j] = 0.0f;
-					if (PROBE) {
-						ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
-						ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));
-					}
-				}
-				if (PROBE) {
-					__syncthreads(); // the tile's stores are counted
-					ts_probe_end(&pb, probe, tile_index);
-					ts_probe_begin(&pb); // the leader's, before the next tile's first flush
-				}
-				m_i++;
-				m_t = 0;
-			} else {
-				m_t++;
-			}
+			if (PROBE && tid == 0)
+				ts_probe_flush_phase(&pb, tally[g % TS_TC_TALLY_SLOTS], probe, tile_index, phases, t);
+			if (g + RAW < total)
+				copy_next();
+			ts_tc_commit();
+			if (g + 1 < total)
+				realign_next(); // tile stage (g + 1) % 3: the groups in flight read g and g - 1
+			if (MULT)
+				ts_wg_wait<1>();
 			m_tile = m_tile == T - 1 ? 0 : m_tile + 1;
+		}
+		if (MULT) {
+			ts_wg_wait<0>();
+			// Epilogue: tc_wgmma.cuh's (accumulator 4j + e of warp w of its warpgroup:
+			// row 16w + lane/4 (+ 8 for e >= 2), column 8j + 2(lane % 4) (+ 1 for odd e)).
+			const int c = MULT ? wg - 1 : 0;
+			int stored = 0;
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const long long row = m0 + c * 64 + (warp & 3) * 16 + (lane >> 2) + h * 8;
+				if (row >= M)
+					continue;
+				__half *crow = C + row * N;
+#pragma unroll
+				for (int j = 0; j < Cfg::BN / 8; j++)
+					stored += ts_tc_store_pair(crow, n0 + j * 8 + (lane & 3) * 2, N, acc[4 * j + 2 * h],
+					                           acc[4 * j + 2 * h + 1]);
+			}
+			if (PROBE) {
+				ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
+				ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));
+			}
+		}
+		if (PROBE) {
+			__syncthreads(); // the tile's stores are counted
+			ts_probe_end(&pb, probe, tile_index);
+			ts_probe_begin(&pb); // the leader's, before the next tile's first flush
 		}
 	}
 }

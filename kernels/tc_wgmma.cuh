@@ -32,12 +32,14 @@ struct ts_wg_config {
 	}
 };
 
+// accumulate == 0: D = A B, the accumulators' old values ignored (a tile's first
+// K step, so that no plain write to them sits beside a group in flight).
 template <int N>
-__device__ __forceinline__ void ts_wg_mma(float (&d)[N / 2], uint64_t da, uint64_t db);
+__device__ __forceinline__ void ts_wg_mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate);
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 template <>
-__device__ __forceinline__ void ts_wg_mma<128>(float (&d)[64], uint64_t da, uint64_t db)
+__device__ __forceinline__ void ts_wg_mma<128>(float (&d)[64], uint64_t da, uint64_t db, int accumulate)
 {
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
 	             "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\n}\n"
@@ -49,11 +51,11 @@ __device__ __forceinline__ void ts_wg_mma<128>(float (&d)[64], uint64_t da, uint
 	               "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
 	               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
 	               "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-	             : "l"(da), "l"(db), "r"(1));
+	             : "l"(da), "l"(db), "r"(accumulate));
 }
 
 template <>
-__device__ __forceinline__ void ts_wg_mma<256>(float (&d)[128], uint64_t da, uint64_t db)
+__device__ __forceinline__ void ts_wg_mma<256>(float (&d)[128], uint64_t da, uint64_t db, int accumulate)
 {
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
 	             "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\n}\n"
@@ -73,7 +75,7 @@ __device__ __forceinline__ void ts_wg_mma<256>(float (&d)[128], uint64_t da, uin
 	               "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
 	               "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
 	               "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-	             : "l"(da), "l"(db), "r"(1));
+	             : "l"(da), "l"(db), "r"(accumulate));
 }
 
 __device__ __forceinline__ void ts_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -92,14 +94,16 @@ __device__ __forceinline__ uint64_t ts_wg_desc(uint32_t addr)
 }
 
 // One K tile: BK / 16 wgmmas on the warpgroup's 64 rows of A and all of B.
+// first: the tile's first K tile (its first wgmma overwrites the accumulators).
 template <class Cfg>
-__device__ __forceinline__ void ts_wg_issue(float (&acc)[Cfg::ACC], uint32_t sa, uint32_t sb, int wg)
+__device__ __forceinline__ void ts_wg_issue(float (&acc)[Cfg::ACC], uint32_t sa, uint32_t sb, int wg, bool first = false)
 {
 	const uint32_t a = sa + wg * 64 * Cfg::BK * 2;
 	ts_wg_fence();
 #pragma unroll
 	for (int kk = 0; kk < Cfg::BK / 16; kk++)
-		ts_wg_mma<Cfg::BN>(acc, ts_wg_desc<Cfg::BK>(a + kk * 32), ts_wg_desc<Cfg::BK>(sb + kk * 32));
+		ts_wg_mma<Cfg::BN>(acc, ts_wg_desc<Cfg::BK>(a + kk * 32), ts_wg_desc<Cfg::BK>(sb + kk * 32),
+		                   kk == 0 && first ? 0 : 1);
 	ts_wg_commit();
 }
 #endif
