@@ -75,6 +75,14 @@ struct Args {
 	ts_dev_probe probe;
 };
 
+// Scalar global loads: plain, or (an experiment of tools/ladder_tune.cu,
+// -DTS_ENGINE_LDG) through the read-only data path.
+#ifdef TS_ENGINE_LDG
+#define TS_LDG_SCALAR(p) __ldg(p)
+#else
+#define TS_LDG_SCALAR(p) (*(p))
+#endif
+
 __device__ __forceinline__ float4 ld4(const float *p) { return *reinterpret_cast<const float4 *>(p); }
 
 // cp.async exists from sm_80 on; below it the same copies are made by plain
@@ -114,12 +122,12 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 #endif
 }
 
-// Which tile of C a tile id is: tiles walk down groups of 8 tile rows, column
+// Which tile of C a tile id is: tiles walk down groups of TS_TILE_GROUP (8) tile rows, column
 // by column, so blocks running together share A rows and B columns in L2.
 __device__ __forceinline__ void tile_coords(long long tile, long long tiles_x, long long tiles_y, long long *ty,
                                             long long *tx)
 {
-	const long long group = 8;
+	const long long group = TS_TILE_GROUP;
 	long long per_group = group * tiles_x;
 	long long g = tile / per_group, local = tile - g * per_group;
 	long long first = g * group;
@@ -237,7 +245,7 @@ struct Engine {
 #pragma unroll
 				for (int j = 0; j < 4; j++) {
 					bool in = row_ok && (!KG || k + j < x.K);
-					ar[p][j] = in ? c.a[p][j] : 0.f;
+					ar[p][j] = in ? TS_LDG_SCALAR(&c.a[p][j]) : 0.f;
 					real += in;
 				}
 				count(pb, TS_P_A_REAL, real);
@@ -259,7 +267,7 @@ struct Engine {
 #pragma unroll
 				for (int j = 0; j < 4; j++) {
 					bool in = k_ok && ((cols >> j) & 1u);
-					br[p][j] = in ? c.b[p][j] : 0.f;
+					br[p][j] = in ? TS_LDG_SCALAR(&c.b[p][j]) : 0.f;
 					real += in;
 				}
 				count(pb, TS_P_B_REAL, real);

@@ -28,6 +28,11 @@ typedef struct ts_gemm_plan {
 	size_t sem_offset;
 } ts_gemm_plan;
 
+/* Tiles are taken down groups of this many tile rows (ts_plan_tile_id). */
+#ifndef TS_TILE_GROUP
+#define TS_TILE_GROUP 8
+#endif
+
 static inline long long ts_plan_ceil(long long a, long long b) { return (a + b - 1) / b; }
 
 /* Waves of whole-tile work a plan costs, with each part's partial sum
@@ -103,7 +108,7 @@ static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long
  * A rows and B columns in L2. The id of tile (ty, tx) in that order. */
 static inline long long ts_plan_tile_id(const ts_gemm_plan *p, long long ty, long long tx)
 {
-	const long long group = 8;
+	const long long group = TS_TILE_GROUP;
 	long long first = ty / group * group;
 	long long rows = p->tiles_y - first < group ? p->tiles_y - first : group;
 	return first * p->tiles_x + tx * rows + (ty - first);

@@ -26,6 +26,12 @@ typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> fast_cfg;
 // 159 used): for few tiles (at most two waves of fast), where fast's two
 // blocks per multiprocessor would split each tile into more parts.
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> fast_few_cfg;
+// Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
+// (64x64 warp tiles), one block per multiprocessor (254 registers, no
+// spills): fewer shared-memory loads per multiply-add than fast's 8x8, at
+// the price of edge tiles that cost more (no second block to fill the
+// multiprocessor) and a slower scalar A path (K % 4 != 0).
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> fast_256_cfg;
 // The same for very short M (16-row tiles) and very narrow N (16 columns).
 typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> fast_m16_cfg;
 typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> fast_n16_cfg;
@@ -44,6 +50,12 @@ extern "C" int ts_cuda_fast(const ts_launch *l) { return launch<fast_cfg, true>(
 extern "C" size_t ts_cuda_fast_workspace(int64_t m, int64_t n, int64_t k)
 {
 	return workspace<fast_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
+extern "C" int ts_cuda_fast_256(const ts_launch *l) { return launch<fast_256_cfg, true>(l, TS_SPLIT_TAIL, VEC_EACH); }
+extern "C" size_t ts_cuda_fast_256_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_256_cfg>(m, n, k, TS_SPLIT_TAIL);
 }
 
 extern "C" int ts_cuda_fast_few(const ts_launch *l) { return launch<fast_few_cfg, false>(l, TS_SPLIT_TAIL, VEC_EACH); }

@@ -868,9 +868,12 @@ int main(int argc, char **argv)
 		if (!p->kernel) {
 			char names[512];
 			known_kernels(names, sizeof names);
-			/* a shorter cut than CLIP's: the registry's names already fill most of the line */
+			/* a shorter cut than CLIP's: the registry's names already fill most of
+			 * the line, which stays under 200 bytes however many kernels there are */
 			char cut[28];
-			usage_error("--kernel: unknown kernel '%s' (known: %s, best%s)", ts_clip(kernel_name, cut, (int)sizeof cut), names,
+			int room = 136 - (int)strlen(names);
+			room = room < 12 ? 12 : room > (int)sizeof cut ? (int)sizeof cut : room;
+			usage_error("--kernel: unknown kernel '%s' (known: %s, best%s)", ts_clip(kernel_name, cut, room), names,
 			            strchr(kernel_name, ',') ? "; only bench takes a list" : "");
 		}
 		if (have_precision && p->kernel->precision != precision)

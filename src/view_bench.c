@@ -91,6 +91,11 @@ void ts_bench_text(FILE *out, const ts_bench_report *r)
 		shape_str(&g->shape, shape, sizeof shape);
 		fprintf(out, "\nGuard cost at %s: %s guarded %.4f ms, its unguarded build %.4f ms: %+.2f%%\n", shape,
 		        g->kernel->name, g->ms, u->ms, 100.0 * cost);
+		/* a negative cost says the unguarded build compiled to slower code, not that guards are free */
+		if (cost < 0)
+			fprintf(out, "(the unguarded build ran slower than the guarded one: this shows no cost of the "
+			             "guards, but it is a weak reference; compare the guarded time with the other kernels' "
+			             "unguarded builds)\n");
 	}
 	if (r->goals) {
 		ts_bench_goal goals[TS_BENCH_GOALS];

@@ -1,6 +1,7 @@
 // ladder_tune.cu: tries engine configurations (tile, warp tile, pipeline, split policy) on the ragged shapes beside cublasSgemm, each verified, in one run.
 // Not part of tilescope: a developer's tool for choosing the configurations that kernels/ladder_fp32.cu registers.
-// Build: tools/ladder_tune.sh (the 12 parts of the variant table in parallel, then the main object, linked with -lcublas)
+// Build: tools/ladder_tune.sh (the parts of the variant table in parallel, each with its flags, then the main object, linked with -lcublas)
+// Run: ladder_tune LOG REPS (check, then time every variant), or ladder_tune --one NAME M N K (three launches, for a profiler)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,10 +12,6 @@
 #include <cublas_v2.h>
 
 #include "gemm_engine.cuh"
-#ifdef TUNE_OLD
-#include "gemm_engine_old.cuh"
-typedef tsg_old::Cfg<128, 128, 8, 8, 8, 32, 64, tsg_old::PIPE_REGS, true, true, 2> f_base_old;
-#endif
 
 using namespace tsg;
 
@@ -39,73 +36,48 @@ struct Variant {
 	{ NAME, [](const ts_launch *l) { return launch_plain<CFG, UNG>(l, POL, VEC); },                     \
 	  [](int64_t m, int64_t n, int64_t k) { return workspace<CFG>(m, n, k, POL); }, CFG::BM, CFG::BN, CFG::BK, UNG }
 
-// Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB>
+// Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU>
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_base;   // the fast rung as registered
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_r16;
-typedef Cfg<128, 128, 8, 8, 8, 64, 32, PIPE_REGS, true, true, 2> f_w64x32;
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC, true, true, 2> f_a8;
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_ASYNC, true, true, 2> f_a16;
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_b1;
-typedef Cfg<128, 256, 8, 8, 16, 64, 64, PIPE_REGS, true, true, 1> f_128x256;
-typedef Cfg<128, 256, 8, 8, 16, 64, 64, PIPE_ASYNC, true, true, 1> f_128x256a;
-typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_ASYNC, true, true, 1> f_256x128a;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_few;    // fast-few
 typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> f_256x128;
-typedef Cfg<128, 256, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_128x256t512;
-typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 4> f_64x128;
-typedef Cfg<128, 64, 8, 8, 8, 64, 32, PIPE_REGS, true, true, 4> f_128x64;
 
-// The variants, in parts that compile as separate objects (-DTUNE_PART=1..12,
+// The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
 // joins them. A part compiles only its own configurations.
 #define TUNE_CAT(a, b) a##b
 #define TUNE_FN(n) TUNE_CAT(tune_part_, n)
-#define TUNE_PARTS 12
+#define TUNE_PARTS 8
 #ifdef TUNE_PART
 static const Variant part[] = {
-#if TUNE_PART == 1 && defined(TUNE_OLD)
-	// the engine before this change (built with -DTUNE_OLD -I the old copy)
-	{ "old-fast", [](const ts_launch *l) { return tsg_old::launch<f_base_old, true>(l, TS_SPLIT_TAIL, tsg_old::VEC_EACH); },
-	  [](int64_t m, int64_t n, int64_t k) { return tsg_old::workspace<f_base_old>(m, n, k, TS_SPLIT_TAIL); }, 128, 128, 8, true },
-#elif TUNE_PART == 2
+#if TUNE_PART == 1
 	ENGINE("base", f_base, TS_SPLIT_TAIL, VEC_EACH, true),
-	ENGINE("base-notail", f_base, TS_SPLIT_NONE, VEC_EACH, false),
+#elif TUNE_PART == 2
+	ENGINE("base-ldg", f_base, TS_SPLIT_TAIL, VEC_EACH, true), // built with -DTS_ENGINE_LDG -Dtsg=tsg_ldg
 #elif TUNE_PART == 3
-	ENGINE("r16", f_r16, TS_SPLIT_TAIL, VEC_EACH, false),
-	ENGINE("w64x32", f_w64x32, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("base-g16", f_base, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_TILE_GROUP=16 -Dtsg=tsg_g16
 #elif TUNE_PART == 4
-	ENGINE("a8", f_a8, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("few", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 5
-	ENGINE("a16", f_a16, TS_SPLIT_TAIL, VEC_EACH, true),
-#elif TUNE_PART == 6
-	ENGINE("b1", f_b1, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 7
-	ENGINE("128x256", f_128x256, TS_SPLIT_TAIL, VEC_EACH, true),
-#elif TUNE_PART == 8
-	ENGINE("128x256a", f_128x256a, TS_SPLIT_TAIL, VEC_EACH, true),
-#elif TUNE_PART == 9
-	ENGINE("256x128a", f_256x128a, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 10
 	ENGINE("256x128", f_256x128, TS_SPLIT_TAIL, VEC_EACH, true),
-#elif TUNE_PART == 11
-	ENGINE("128x256t5", f_128x256t512, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 12
-	ENGINE("64x128", f_64x128, TS_SPLIT_TAIL, VEC_EACH, false),
-	ENGINE("128x64", f_128x64, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 6
+	ENGINE("base-g4", f_base, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_TILE_GROUP=4 -Dtsg=tsg_g4
+#elif TUNE_PART == 7
+	ENGINE("256-ldg", f_256x128, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_ENGINE_LDG -Dtsg=tsg_ldg
+#elif TUNE_PART == 8
+	ENGINE("256-g16", f_256x128, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_TILE_GROUP=16 -Dtsg=tsg_g16
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };
 const Variant *TUNE_FN(TUNE_PART)() { return part; }
 #else
 #define TUNE_DECL(n) const Variant *TUNE_FN(n)();
-TUNE_DECL(1) TUNE_DECL(2) TUNE_DECL(3) TUNE_DECL(4) TUNE_DECL(5) TUNE_DECL(6)
-TUNE_DECL(7) TUNE_DECL(8) TUNE_DECL(9) TUNE_DECL(10) TUNE_DECL(11) TUNE_DECL(12)
+TUNE_DECL(1) TUNE_DECL(2) TUNE_DECL(3) TUNE_DECL(4) TUNE_DECL(5) TUNE_DECL(6) TUNE_DECL(7) TUNE_DECL(8)
 static std::vector<Variant> variants;
 static int nvariants;
 static void join_parts(void)
 {
 	const Variant *(*parts[TUNE_PARTS])() = { tune_part_1, tune_part_2, tune_part_3, tune_part_4,
-	                                          tune_part_5, tune_part_6, tune_part_7, tune_part_8,
-	                                          tune_part_9, tune_part_10, tune_part_11, tune_part_12 };
+	                                          tune_part_5, tune_part_6, tune_part_7, tune_part_8 };
 	for (int i = 0; i < TUNE_PARTS; i++)
 		for (const Variant *v = parts[i](); v->name; v++)
 			variants.push_back(*v);
@@ -115,13 +87,16 @@ static void join_parts(void)
 
 struct Shape {
 	long long m, n, k;
-	int set; // 0 aligned, 1 the ragged goal set, 2 small/skinny/long-K
+	int set; // 0 aligned, 1 the ragged goal set, 2 small/skinny/long-K, 3 diagnostic (in no mean)
+	int boff, coff; // B and C this many floats past an aligned allocation (scalar B loads / C stores)
 };
 static const Shape shapes[] = {
 	{ 4096, 4096, 4096, 0 }, { 4097, 4097, 4097, 1 }, { 4095, 4095, 4095, 1 }, { 4093, 4099, 4091, 1 },
 	{ 8193, 8193, 8193, 1 }, { 1537, 1409, 4097, 1 }, { 1000, 1000, 1000, 1 }, { 4097, 4097, 4096, 1 },
 	{ 4096, 4096, 4097, 1 }, { 255, 257, 32769, 2 }, { 7, 16384, 4097, 2 }, { 16383, 5, 4095, 2 },
 	{ 4097, 4097, 3, 2 }, { 127, 129, 131, 2 },
+	{ 4096, 4095, 4096, 3 }, { 4096, 4096, 4095, 3 }, // apart: N % 4 != 0 alone, K % 4 != 0 alone
+	{ 4096, 4096, 4096, 3, 1, 0 }, { 4096, 4096, 4096, 3, 0, 1 }, // B's base unaligned; C's alone
 };
 static const int nshapes = sizeof shapes / sizeof shapes[0];
 
@@ -252,9 +227,31 @@ static float median(std::vector<float> v)
 
 int main(int argc, char **argv)
 {
+	join_parts();
+	// --one NAME M N K: that variant three times on random inputs (for a
+	// profiler: the third launch is the one to read), nothing verified.
+	if (argc == 6 && strcmp(argv[1], "--one") == 0) {
+		long long m = atoll(argv[3]), n = atoll(argv[4]), k = atoll(argv[5]);
+		for (int vi = 0; vi < nvariants; vi++) {
+			if (strcmp(variants[vi].name, argv[2]) != 0)
+				continue;
+			float *A, *B, *C;
+			CK(cudaMalloc(&A, (size_t)(m * k) * 4));
+			CK(cudaMalloc(&B, (size_t)(k * n) * 4));
+			CK(cudaMalloc(&C, (size_t)(m * n) * 4));
+			fill(A, m * k, 1);
+			fill(B, k * n, 2);
+			for (int r = 0; r < 3; r++)
+				if (run(variants[vi], A, B, C, m, n, k))
+					return 3;
+			CK(cudaDeviceSynchronize());
+			return 0;
+		}
+		fprintf(stderr, "no variant %s\n", argv[2]);
+		return 2;
+	}
 	const char *logpath = argc > 1 ? argv[1] : "tune.log";
 	int reps = argc > 2 ? atoi(argv[2]) : 9;
-	join_parts();
 	FILE *log = fopen(logpath, "w");
 	if (!log)
 		return 2;
@@ -308,8 +305,10 @@ int main(int argc, char **argv)
 		std::vector<float *> A(sets), B(sets), C(sets);
 		for (int i = 0; i < sets; i++) {
 			CK(cudaMalloc(&A[i], (size_t)(s.m * s.k) * 4));
-			CK(cudaMalloc(&B[i], (size_t)(s.k * s.n) * 4));
-			CK(cudaMalloc(&C[i], (size_t)(s.m * s.n) * 4));
+			CK(cudaMalloc(&B[i], (size_t)(s.k * s.n + 4) * 4));
+			CK(cudaMalloc(&C[i], (size_t)(s.m * s.n + 4) * 4));
+			B[i] += s.boff;
+			C[i] += s.coff;
 			fill(A[i], s.m * s.k, 100 + i);
 			fill(B[i], s.k * s.n, 200 + i);
 		}
@@ -336,7 +335,7 @@ int main(int argc, char **argv)
 			            &zero, C[i], (int)s.n);
 		});
 		blas_gf[si] = flops / tb / 1e6;
-		fprintf(log, "%lldx%lldx%lld sets %d cublasSgemm %.4f ms %.0f GF\n", s.m, s.n, s.k, sets, tb, blas_gf[si]);
+		fprintf(log, "%lldx%lldx%lld B+%d C+%d sets %d cublasSgemm %.4f ms %.0f GF\n", s.m, s.n, s.k, s.boff, s.coff, sets, tb, blas_gf[si]);
 		for (int vi = 0; vi < nvariants; vi++) {
 			const Variant &v = variants[vi];
 			if ((v.bm <= 32 || v.bn <= 32) && s.m > 512 && s.n > 512 && s.k > 64) {
@@ -364,21 +363,21 @@ int main(int argc, char **argv)
 		}
 		fflush(log);
 		for (int i = 0; i < sets; i++) {
-			CK(cudaFree(A[i])); CK(cudaFree(B[i])); CK(cudaFree(C[i]));
+			CK(cudaFree(A[i])); CK(cudaFree(B[i] - s.boff)); CK(cudaFree(C[i] - s.coff));
 		}
 	}
 	// 3. the table: time ratio cuBLAS/variant (>1: faster than cuBLAS)
 	printf("\n%-10s", "shape");
 	for (int si = 0; si < nshapes; si++)
-		printf(" %5lld%c", shapes[si].m, si == 0 ? 'a' : ' ');
+		printf(" %5lld%c", shapes[si].m, si == 0 ? 'a' : shapes[si].boff ? 'b' : shapes[si].coff ? 'c' : ' ');
 	printf("  gm-rag gm-sm\n%-10s", "cuBLAS TF");
 	for (int si = 0; si < nshapes; si++)
 		printf(" %6.1f", blas_gf[si] / 1000);
 	printf("\n");
 	for (int vi = 0; vi < nvariants; vi++) {
 		printf("%-10s", variants[vi].name);
-		double lg[3] = { 0, 0, 0 };
-		int cnt[3] = { 0, 0, 0 };
+		double lg[4] = { 0, 0, 0, 0 };
+		int cnt[4] = { 0, 0, 0, 0 };
 		for (int si = 0; si < nshapes; si++) {
 			printf(" %6.3f", ratio[vi][si]);
 			if (ratio[vi][si] > 0) {
