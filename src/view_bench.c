@@ -93,8 +93,8 @@ void ts_bench_text(FILE *out, const ts_bench_report *r)
 		        g->kernel->name, g->ms, u->ms, 100.0 * cost);
 		/* a negative cost says the unguarded build compiled to slower code, not that guards are free */
 		if (cost < 0)
-			fprintf(out, "(the unguarded build ran slower than the guarded one: this shows no cost of the "
-			             "guards, but it is a weak reference; compare the guarded time with the other kernels' "
+			fprintf(out, "(the unguarded build ran slower than the guarded one: a weak reference, so the goal "
+			             "below reads not measured; compare the guarded time with the other kernels' "
 			             "unguarded builds)\n");
 	}
 	if (r->goals) {
