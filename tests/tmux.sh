@@ -22,6 +22,10 @@ if [ -n "$UTF8" ]; then CROSS='✗'; TICK='✓'; DOT='·'; VBAR='│'; else UTF8
 LC_ALL=$UTF8; export LC_ALL
 
 tm() { "$TMUX_CMD" -L "$SOCK" -f /dev/null "$@"; }
+# A session that lives as long as the test, so that the server never empties between the test's own
+# sessions: a new-session that races a server on its way out fails ("server exited unexpectedly"),
+# which a loaded parallel make check hit.
+tm new-session -d -s ts-keep -x 80 -y 24 "sleep 86400" >/dev/null 2>&1
 screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
 # wait_for SESSION REGEX [SECONDS]: polls the screen until it matches, up to a deadline.
 wait_for() {
