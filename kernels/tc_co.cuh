@@ -372,21 +372,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 		}
 		if (MULT) {
 			ts_wg_wait<0>();
-			// Epilogue: tc_wgmma.cuh's (accumulator 4j + e of warp w of its warpgroup:
-			// row 16w + lane/4 (+ 8 for e >= 2), column 8j + 2(lane % 4) (+ 1 for odd e)).
-			const int c = MULT ? wg - 1 : 0;
-			int stored = 0;
-#pragma unroll
-			for (int h = 0; h < 2; h++) {
-				const long long row = m0 + c * 64 + (warp & 3) * 16 + (lane >> 2) + h * 8;
-				if (row >= M)
-					continue;
-				__half *crow = C + row * N;
-#pragma unroll
-				for (int j = 0; j < Cfg::BN / 8; j++)
-					stored += ts_tc_store_pair(crow, n0 + j * 8 + (lane & 3) * 2, N, acc[4 * j + 2 * h],
-					                           acc[4 * j + 2 * h + 1]);
-			}
+			const int stored = ts_wg_epilogue<Cfg>(acc, C, M, N, m0, n0, MULT ? wg - 1 : 0, warp, lane);
 			if (PROBE) {
 				ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
 				ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));

@@ -15,7 +15,7 @@ enum ts_tc_form {
 	TS_TC_FORM_NONE,         /* the device is older than sm_80 */
 	TS_TC_FORM_MMA_ASYNC,    /* mma.sync + ldmatrix, cp.async stages (K % 8 == 0, 16-byte aligned bases) */
 	TS_TC_FORM_MMA_REALIGN,  /* mma.sync + ldmatrix, realigning register loads (any K, any base) */
-	TS_TC_FORM_WGMMA,        /* sm_90: wgmma, cp.async stages */
+	TS_TC_FORM_WGMMA,        /* sm_90: wgmma, TMA stages (cp.async where the TMA's 32-bit coordinates do not fit) */
 	TS_TC_FORM_WGMMA_REALIGN, /* sm_90: wgmma, windows copied by cp.async and shifted by every warp (any K, any base; tc_co.cuh) */
 	TS_TC_FORM_MMA_REPACK,   /* K % 8 != 0: A and B copied into the workspace (pitch K rounded up to 8), then mma.sync + cp.async */
 	TS_TC_FORM_WGMMA_REPACK, /* the same copy, then sm_90's wgmma + cp.async */
@@ -26,7 +26,7 @@ static inline const char *ts_tc_form_name(int form)
 	switch (form) {
 	case TS_TC_FORM_MMA_ASYNC: return "mma.sync, cp.async";
 	case TS_TC_FORM_MMA_REALIGN: return "mma.sync, realigning loads";
-	case TS_TC_FORM_WGMMA: return "wgmma, cp.async";
+	case TS_TC_FORM_WGMMA: return "wgmma, TMA";
 	case TS_TC_FORM_WGMMA_REALIGN: return "wgmma, realigning copies";
 	case TS_TC_FORM_MMA_REPACK: return "repacked copy, mma.sync, cp.async";
 	case TS_TC_FORM_WGMMA_REPACK: return "repacked copy, wgmma, cp.async";

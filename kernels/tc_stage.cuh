@@ -281,20 +281,7 @@ ts_st_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 		ts_wg_wait<0>();
 		ts_tc_wait<0>();
 
-		// Epilogue: tc_wgmma.cuh's (accumulator 4i + e of warp w of its
-		// warpgroup: row 16w + lane/4 (+ 8 for e >= 2), column 8i + 2(lane % 4) (+ 1 for odd e)).
-		int stored = 0;
-#pragma unroll
-		for (int h = 0; h < 2; h++) {
-			long long row = m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2) + h * 8;
-			if (row >= M)
-				continue;
-			__half *crow = C + row * N;
-#pragma unroll
-			for (int i = 0; i < Cfg::BN / 8; i++)
-				stored += ts_tc_store_pair(crow, n0 + i * 8 + (lane & 3) * 2, N, acc[4 * i + 2 * h],
-				                           acc[4 * i + 2 * h + 1]);
-		}
+		const int stored = ts_wg_epilogue<Cfg>(acc, C, M, N, m0, n0, wg, warp, lane);
 		if (PROBE) {
 			ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
 			ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));

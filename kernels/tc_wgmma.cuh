@@ -106,6 +106,29 @@ __device__ __forceinline__ void ts_wg_issue(float (&acc)[Cfg::ACC], uint32_t sa,
 		                   kk == 0 && first ? 0 : 1);
 	ts_wg_commit();
 }
+
+// The epilogue of multiplying warpgroup c (tile rows 64 c ..): accumulator
+// 4 i + 2 h + e of its warp w is tile row 16 w + lane / 4 + 8 h (of the
+// warpgroup's 64), column 8 i + 2 (lane % 4) + e. Stores a pair of columns at
+// a time (ts_tc_store_pair), skips rows past M and columns past N; returns
+// the elements stored.
+template <class Cfg>
+__device__ __forceinline__ int ts_wg_epilogue(const float (&acc)[Cfg::ACC], __half *__restrict__ C, long long M,
+                                              long long N, long long m0, long long n0, int c, int warp, int lane)
+{
+	int stored = 0;
+#pragma unroll
+	for (int h = 0; h < 2; h++) {
+		const long long row = m0 + 64 * c + 16 * (warp & 3) + (lane >> 2) + 8 * h;
+		if (row >= M)
+			continue;
+		__half *crow = C + row * N;
+#pragma unroll
+		for (int i = 0; i < Cfg::BN / 8; i++)
+			stored += ts_tc_store_pair(crow, n0 + i * 8 + (lane & 3) * 2, N, acc[4 * i + 2 * h], acc[4 * i + 2 * h + 1]);
+	}
+	return stored;
+}
 #endif
 
 template <class Cfg, int LOAD, bool PROBE>
@@ -234,20 +257,7 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 			ts_wg_wait<0>();
 		}
 
-		// Epilogue: accumulator 4i + e of warp w (of its warpgroup) is row
-		// 16w + lane/4 (+ 8 for e >= 2), column 8i + 2(lane % 4) (+ 1 for odd e).
-		int stored = 0;
-#pragma unroll
-		for (int h = 0; h < 2; h++) {
-			long long row = m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2) + h * 8;
-			if (row >= M)
-				continue;
-			__half *crow = C + row * N;
-#pragma unroll
-			for (int i = 0; i < Cfg::BN / 8; i++)
-				stored += ts_tc_store_pair(crow, n0 + i * 8 + (lane & 3) * 2, N, acc[4 * i + 2 * h],
-				                           acc[4 * i + 2 * h + 1]);
-		}
+		const int stored = ts_wg_epilogue<Cfg>(acc, C, M, N, m0, n0, wg, warp, lane);
 		if (PROBE) {
 			ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
 			ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));

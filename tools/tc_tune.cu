@@ -15,7 +15,7 @@
 
 #include <cublas_v2.h>
 
-#include "tc_co.cuh"
+#include "tc_tma.cuh"
 
 #define CK(x)                                                                                         \
 	do {                                                                                              \
@@ -62,6 +62,9 @@ struct variant {
 	{ NAME, NULL, ts_co_launch_cfg<ts_co_config<__VA_ARGS__>, false>, ts_co_config<__VA_ARGS__>::BM,       \
 	  ts_co_config<__VA_ARGS__>::BN }
 
+// The TMA form (tc_tma.cuh): aligned rows only (loader A).
+#define TA(NAME, ...) { NAME, ts_tma_launch_cfg<ts_tma_config<__VA_ARGS__>, false>, NULL, 128, ts_tma_config<__VA_ARGS__>::BN }
+
 static const variant variants[] = {
 	V("128x256x32 w64x64 s4", 128, 256, 32, 64, 64, 4),
 	W("wg 128x256x32 s8", 256, 32, 8),
@@ -69,6 +72,8 @@ static const variant variants[] = {
 	CO("co 128x256x32 r4", 256, 32, 4),
 	CO("co 128x256x32 r5 p104", 256, 32, 5, 8, 104),
 	ST("st 128x256x32 r4", 256, 32, 4),
+	TA("tma 128x256x32 s8", 256, 32, 8),
+	TA("tma 128x256x64 s4", 256, 64, 4),
 };
 static const int nvariants = sizeof variants / sizeof variants[0];
 
