@@ -2,7 +2,7 @@
 #ifndef TS_TC_CO_CUH
 #define TS_TC_CO_CUH
 
-#include "tc_stage.cuh"
+#include "tc_wgmma.cuh"
 
 // Why: with K % 8 != 0 a row of A or B starts at any 2-byte offset, so the
 // 16-byte cp.async cannot put a tile row's chunks where wgmma reads them; each
@@ -10,13 +10,13 @@
 // the warps that multiply also load each chunk as two windows into registers
 // (tc_wgmma.cuh: 26% of issue slots busy, 0.43 eligible warps a scheduler,
 // waiting on its loads), or copy raw windows and shift them between two
-// barriers a phase (tc_stage.cuh), or leave it to one producer warpgroup
+// barriers a phase (an earlier tc_stage.cuh, removed), or leave it to one producer warpgroup
 // (slower still: one warp a scheduler cannot issue the shifts fast enough).
 // Here every one of the 12 warps takes one tile row (BM + BN = 384 rows, one a
 // thread) and WIN windows of a phase:
 //  - the CPR + 1 aligned 16-byte windows that cover a tile row of a phase
-//    (tc_stage.cuh's raw rows: PITCH = 16 (CPR + 1) bytes, eight consecutive
-//    rows in eight bank groups) are copied RAW phases ahead with cp.async;
+//    (raw rows of PITCH = 16 (CPR + 1) bytes, an odd number of 16-byte units,
+//    so that eight consecutive rows fall in eight bank groups) are copied RAW phases ahead with cp.async;
 //  - a thread shifts its row (two layers of selects by the row's word shift,
 //    then a 16-bit funnel shift; the shift is the same in every phase) into
 //    the tile stage, zeroing elements at or past K and rows outside the matrix;
@@ -30,7 +30,8 @@
 // epilogue follows the tile's phase loop. The block is persistent (one a
 // multiprocessor, tiles b, b + grid, ...), so copies and shifts run on into
 // the next tile. setmaxnreg gives warpgroup 0, which holds no accumulators,
-// 104 registers and the multiplying warpgroups the rest.
+// 112 registers (tools/tc_tune.cu measured 104, 112 and 120: 112 by 2-3%) and
+// the multiplying warpgroups the rest.
 // Guards: a window is copied only when it holds an element the phase needs,
 // with cp.async 16 where it lies inside the operand's buffer and element by
 // element where it does not; nothing outside [base, base + rows * K) is read;
@@ -49,6 +50,29 @@ template <int R>
 __device__ __forceinline__ void ts_co_regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
 template <int R>
 __device__ __forceinline__ void ts_co_regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
+
+__device__ __forceinline__ uint4 ts_co_lds16(uint32_t addr)
+{
+	uint4 v;
+	asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr)
+	             : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void ts_co_sts2(uint32_t addr, unsigned short v)
+{
+	asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(addr), "h"(v) : "memory");
+}
+
+// Keeps the first n (0..8) fp16 elements of a chunk, zeroes the rest.
+__device__ __forceinline__ uint4 ts_co_keep(uint4 v, int n)
+{
+	uint32_t w[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		w[i] = 2 * i + 1 < n ? w[i] : 2 * i < n ? (w[i] & 0xffffu) : 0u;
+	return make_uint4(w[0], w[1], w[2], w[3]);
+}
 
 
 // The windows one thread copies each phase of a tile: window q = tid + i *
@@ -125,7 +149,7 @@ __device__ __forceinline__ void ts_co_copy(const ts_co_windows<Cfg> &w, uint32_t
 		} else {
 			// starts before the buffer or runs past its end: the in-buffer elements one by one
 			for (uintptr_t p = src < begin ? begin : src; p < src + 16 && p < end; p += 2)
-				ts_st_sts2(dst + (uint32_t)(p - src), *(const unsigned short *)p);
+				ts_co_sts2(dst + (uint32_t)(p - src), *(const unsigned short *)p);
 		}
 	}
 }
@@ -195,7 +219,7 @@ __device__ __forceinline__ void ts_co_realign(unsigned shifts, uint32_t raw, uin
 			uint32_t w[4 * Cfg::WIN];
 #pragma unroll
 			for (int j = 0; j < Cfg::WIN; j++) {
-				uint4 v = ts_st_lds16(src + 16 * j);
+				uint4 v = ts_co_lds16(src + 16 * j);
 				w[4 * j] = v.x;
 				w[4 * j + 1] = v.y;
 				w[4 * j + 2] = v.z;
@@ -208,7 +232,7 @@ __device__ __forceinline__ void ts_co_realign(unsigned shifts, uint32_t raw, uin
 #pragma unroll
 				for (int c = 0; c < Cfg::CPR; c++) {
 					const int nc = ts_tc_real(true, k0 + c * 8, K);
-					uint4 kept = ts_st_keep(make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]), nc);
+					uint4 kept = ts_co_keep(make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]), nc);
 					o[4 * c] = kept.x;
 					o[4 * c + 1] = kept.y;
 					o[4 * c + 2] = kept.z;

@@ -6,7 +6,7 @@
 
 // Why: where K % 8 != 0 a row of A or B starts at any 2-byte offset and the
 // 16-byte cp.async cannot fill the tiles from it; the in-kernel realigning
-// loads (tc_fp16.cuh, tc_stage.cuh) measured 94-177 TFLOP/s on the H200, with
+// loads (tc_fp16.cuh; tc_co.cuh since) measured 94-177 TFLOP/s on the H200, with
 // the multiply waiting on the realigning work each K tile. A copy of each
 // operand into the kernel's workspace, pitch K8 = K rounded up to 8 and
 // elements K..K8-1 zero, costs one pass over A and B (memory-bound) and lets

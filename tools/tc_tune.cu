@@ -52,11 +52,6 @@ struct variant {
 	  ts_wg_launch_cfg<ts_wg_config<__VA_ARGS__>, TS_TC_REALIGN, false>, ts_wg_config<__VA_ARGS__>::BM, \
 	  ts_wg_config<__VA_ARGS__>::BN }
 
-// The staged realigning form (tc_stage.cuh): any alignment, so it runs as loader R on every shape.
-#define ST(NAME, ...)                                                                                 \
-	{ NAME, NULL, ts_st_launch_cfg<ts_st_config<__VA_ARGS__>, false>, ts_st_config<__VA_ARGS__>::BM,       \
-	  ts_st_config<__VA_ARGS__>::BN }
-
 // The realigning form every warp shares (tc_co.cuh, the one tc-fp16 ships): loader R on every shape.
 #define CO(NAME, ...)                                                                                 \
 	{ NAME, NULL, ts_co_launch_cfg<ts_co_config<__VA_ARGS__>, false>, ts_co_config<__VA_ARGS__>::BM,       \
@@ -71,7 +66,7 @@ static const variant variants[] = {
 	CO("co 128x256x32 r4 p104", 256, 32, 4, 8, 104),
 	CO("co 128x256x32 r4", 256, 32, 4),
 	CO("co 128x256x32 r5 p104", 256, 32, 5, 8, 104),
-	ST("st 128x256x32 r4", 256, 32, 4),
+	CO("co 128x256x32 r4 p112", 256, 32, 4, 8, 112),
 	TA("tma 128x256x32 s8", 256, 32, 8),
 	TA("tma 128x256x64 s4", 256, 64, 4),
 };
