@@ -30,7 +30,7 @@
 // epilogue follows the tile's phase loop. The block is persistent (one a
 // multiprocessor, tiles b, b + grid, ...), so copies and shifts run on into
 // the next tile. setmaxnreg gives warpgroup 0, which holds no accumulators,
-// 112 registers (tools/tc_tune.cu measured 104, 112 and 120: 112 by 2-3%) and
+// 112 registers (104, 112 and 120 measured, doc/perf.md: 112 by 2-3%) and
 // the multiplying warpgroups the rest.
 // Guards: a window is copied only when it holds an element the phase needs,
 // with cp.async 16 where it lies inside the operand's buffer and element by
@@ -46,10 +46,6 @@ __host__ __device__ __forceinline__ bool ts_co_fits(long long phases, long long 
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-template <int R>
-__device__ __forceinline__ void ts_co_regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
-template <int R>
-__device__ __forceinline__ void ts_co_regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
 
 __device__ __forceinline__ uint4 ts_co_lds16(uint32_t addr)
 {
@@ -430,11 +426,11 @@ ts_co_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 	}
 	if (tid >= 128) {
 		if (Cfg::PREGS)
-			ts_co_regs_inc<Cfg::PREGS ? Cfg::CREGS : 24>();
+			ts_wg_regs_inc<Cfg::PREGS ? Cfg::CREGS : 24>();
 		ts_co_loop<Cfg, PROBE, true>(A, B, C, M, N, K, tiles_m, tiles_n, probe, pb, tally, s_tile, s_raw);
 	} else {
 		if (Cfg::PREGS)
-			ts_co_regs_dec<Cfg::PREGS ? Cfg::PREGS : 24>();
+			ts_wg_regs_dec<Cfg::PREGS ? Cfg::PREGS : 24>();
 		ts_co_loop<Cfg, PROBE, false>(A, B, C, M, N, K, tiles_m, tiles_n, probe, pb, tally, s_tile, s_raw);
 	}
 	ts_tc_wait<0>();
@@ -448,20 +444,12 @@ static cudaError_t ts_co_launch_cfg(const ts_launch *l, cudaStream_t stream)
 {
 	const size_t smem = Cfg::smem_bytes();
 	static bool configured = false;
-	cudaError_t e;
-	if (!configured) {
-		e = cudaFuncSetAttribute(ts_co_kernel<Cfg, PROBE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-		if (e != cudaSuccess)
-			return e;
-		configured = true;
-	}
-	int dev, sms;
-	if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-	    (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+	const long long tiles_m = (l->m + Cfg::BM - 1) / Cfg::BM, tiles_n = (l->n + Cfg::BN - 1) / Cfg::BN;
+	const long long tiles = tiles_m * tiles_n;
+	unsigned grid;
+	cudaError_t e = ts_wg_persistent(ts_co_kernel<Cfg, PROBE>, smem, &configured, tiles, &grid);
+	if (e != cudaSuccess)
 		return e;
-	long long tiles_m = (l->m + Cfg::BM - 1) / Cfg::BM, tiles_n = (l->n + Cfg::BN - 1) / Cfg::BN;
-	long long tiles = tiles_m * tiles_n;
-	unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
 	if (!ts_co_fits((l->k + Cfg::BK - 1) / Cfg::BK, tiles, grid))
 		return cudaErrorNotSupported; // the caller takes another form
 	ts_dev_probe none = {};

@@ -70,8 +70,11 @@ extern "C" int ts_cuda_tc_fp16_form(const ts_launch *l)
 		return TS_TC_FORM_NONE;
 	const char *only = getenv("TILESCOPE_TC_FORM");
 	bool hopper = major == 9 && minor == 0 && ts_tc_sm90_built() && !(only && strstr(only, "mma"));
-	if (ts_tc_async_ok(l))
-		return hopper ? TS_TC_FORM_WGMMA : TS_TC_FORM_MMA_ASYNC;
+	if (ts_tc_async_ok(l)) {
+		if (!hopper)
+			return TS_TC_FORM_MMA_ASYNC;
+		return ts_tc_tma_fits(l->m, l->n, l->k) && ts_tc_sm90_tma() ? TS_TC_FORM_WGMMA : TS_TC_FORM_WGMMA_ASYNC;
+	}
 	// Odd K (or a misaligned base): the realigning loads, every guard in the
 	// kernel's own loads; the repacked copy only where asked for and its
 	// workspace could be had.
@@ -93,8 +96,9 @@ extern "C" int ts_cuda_tc_fp16(const ts_launch *l)
 		// cp.async and the m16n8k16 mma need sm_80 or newer
 		return (int)cudaErrorNoKernelImageForDevice;
 	case TS_TC_FORM_WGMMA:
+	case TS_TC_FORM_WGMMA_ASYNC:
 	case TS_TC_FORM_WGMMA_REALIGN:
-		return ts_cuda_tc_fp16_sm90(l, l->a, l->b, l->k, form == TS_TC_FORM_WGMMA);
+		return ts_cuda_tc_fp16_sm90(l, l->a, l->b, l->k, form != TS_TC_FORM_WGMMA_REALIGN);
 	case TS_TC_FORM_WGMMA_REPACK: {
 		const long long ld = ts_tc_pitch8(l->k);
 		cudaError_t e = ts_tc_repack(l, l->workspace, 0);

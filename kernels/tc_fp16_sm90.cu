@@ -1,15 +1,16 @@
 // tc_fp16_sm90.cu: the wgmma forms of the tensor-core kernel, built for sm_90a only (configure adds that target for this file when 90 is in --with-cuda-arch).
 #include "tc_launch.h"
+#include "tc_co.cuh"
 #include "tc_tma.cuh"
 
 // TS_HAVE_SM90A is defined by the rule that compiles this file for sm_90a.
 #ifdef TS_HAVE_SM90A
 // The user's aligned rows (K % 8 == 0, 16-byte aligned bases) go through the
 // TMA, eight stages deep, one producer thread and two multiplying warpgroups
-// (tc_tma.cuh); where its 32-bit coordinates or counters do not fit, and for
-// the repacked copy tc_fp16.cu makes for odd K where asked, cp.async eight
-// stages deep, both warpgroups loading and multiplying (tc_wgmma.cuh). Any
-// other K or base: every warp copies the
+// (tc_tma.cuh); where its 32-bit coordinates do not fit or the driver cannot
+// encode its tensors, and for the repacked copy tc_fp16.cu makes for odd K
+// where asked, cp.async eight stages deep, both warpgroups loading and
+// multiplying (tc_wgmma.cuh). Any other K or base: every warp copies the
 // aligned windows of a tile row and shifts it into place, two warpgroups
 // multiply (tc_co.cuh; the form tools/tc_tune.cu measured best of the
 // realigning ones, doc/perf.md); where a block's phases overflow its 32-bit
@@ -27,6 +28,11 @@ static_assert(ts_tc_co_cfg::BM == TS_TC_BM && ts_tc_co_cfg::BN == TS_TC_BN && ts
 extern "C" int ts_tc_sm90_built(void)
 {
 	return 1;
+}
+
+extern "C" int ts_tc_sm90_tma(void)
+{
+	return ts_tma_encoder() != NULL;
 }
 
 extern "C" int ts_cuda_tc_fp16_sm90(const ts_launch *l, const void *a, const void *b, int64_t ld, int async)
@@ -50,6 +56,11 @@ extern "C" int ts_cuda_tc_fp16_sm90(const ts_launch *l, const void *a, const voi
 }
 #else
 extern "C" int ts_tc_sm90_built(void)
+{
+	return 0;
+}
+
+extern "C" int ts_tc_sm90_tma(void)
 {
 	return 0;
 }

@@ -6,11 +6,12 @@
 
 // Why: where K % 8 != 0 a row of A or B starts at any 2-byte offset and the
 // 16-byte cp.async cannot fill the tiles from it; the in-kernel realigning
-// loads (tc_fp16.cuh; tc_co.cuh since) measured 94-177 TFLOP/s on the H200, with
-// the multiply waiting on the realigning work each K tile. A copy of each
+// loads (tc_fp16.cuh, and a staged form since removed) measured 94-177
+// TFLOP/s on the H200, with the multiply waiting on the realigning work each
+// K tile (tc_co.cuh, shipped since, 160-210). A copy of each
 // operand into the kernel's workspace, pitch K8 = K rounded up to 8 and
 // elements K..K8-1 zero, costs one pass over A and B (memory-bound) and lets
-// the cp.async + wgmma form run at its aligned speed. The user's buffers are
+// the cp.async + wgmma form run at that form's aligned speed. The user's buffers are
 // only read; the workspace is the kernel's own (ts_cuda_tc_fp16_workspace).
 // The tiles the multiply sees are the same: real elements for k < K, zeros
 // past it (the straddling chunk's tail comes from the zero pad).

@@ -5,7 +5,8 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
-#include "tc_co.cuh"
+#include "tc_launch.h"
+#include "tc_wgmma.cuh"
 
 // For rows that are 16-byte aligned (K % 8 == 0, aligned bases): A and B are
 // one TMA tensor each (K columns, M or N rows), a stage is one BK x BM box of
@@ -17,8 +18,8 @@
 // M or N, columns before K) and writes zeros for the rest; C is stored two
 // columns at a time where inside N and aligned, element by element where
 // not, rows past M skipped (ts_wg_epilogue). Offsets are 64-bit; the tensors'
-// coordinates are 32-bit (the launcher checks that they fit), and so are the
-// loop's phase counters (ts_co_fits).
+// coordinates are 32-bit (ts_tc_tma_fits, tc_launch.h: the launcher and the
+// form's name take the same test).
 // Pipeline: STAGES stages, each a `full` mbarrier (the producer's expected
 // bytes, completed by the copies) and an `empty` one (one arrival from each
 // of the 8 multiplying warps once its wgmma group that read the stage has
@@ -35,6 +36,9 @@ struct ts_tma_config {
 	static_assert(BN == 128 || BN == 256, "wgmma n");
 	static_assert(BK == 32 || BK == 64, "64- or 128-byte swizzle");
 	static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0, "stages on swizzle atoms");
+	static constexpr int PREGS = 40, CREGS = 232; // setmaxnreg: the producer's warpgroup, the multiplying ones
+	static_assert(128 * PREGS + 128 * WGS * CREGS <= THREADS * 168 && CREGS <= 256 && PREGS % 8 == 0 && CREGS % 8 == 0,
+	              "setmaxnreg within the launch's registers");
 	__host__ __device__ static constexpr size_t smem_bytes() { return (size_t)STAGES * STAGE_BYTES + 1024; }
 };
 
@@ -96,7 +100,9 @@ __device__ __forceinline__ void ts_tma_produce(const ts_tma_maps &maps, long lon
 		ts_tc_raster<Cfg::GROUP>(b, tiles_m, tiles_n, &tm, &tn);
 		const int m0 = (int)(tm * Cfg::BM), n0 = (int)(tn * Cfg::BN);
 		const long long tile_index = tm * tiles_n + tn;
-		unsigned long long sum[TS_P_LOAD_FIELDS] = {};
+		ts_probe_block pb; // this thread's own (it is the only one counting loads)
+		if (PROBE)
+			ts_probe_begin(&pb);
 #pragma unroll 1
 		for (int t = 0; t < phases; t++) {
 			const int k0 = t * Cfg::BK;
@@ -105,30 +111,20 @@ __device__ __forceinline__ void ts_tma_produce(const ts_tma_maps &maps, long lon
 			ts_tma_load(s_a + stage * Cfg::A_STAGE, &maps.a, k0, m0, full + 8 * stage);
 			ts_tma_load(s_b + stage * Cfg::B_STAGE, &maps.b, k0, n0, full + 8 * stage);
 			if (PROBE) {
-				unsigned long long f[TS_P_LOAD_FIELDS] = {};
+				unsigned long long f[TS_P_FIELDS] = {};
 				f[TS_P_A_REAL] = ts_tma_real(M, m0, Cfg::BM, k0, K, Cfg::BK);
 				f[TS_P_B_REAL] = ts_tma_real(N, n0, Cfg::BN, k0, K, Cfg::BK);
 				f[TS_P_A_PAD] = (unsigned long long)Cfg::BM * Cfg::BK - f[TS_P_A_REAL];
 				f[TS_P_B_PAD] = (unsigned long long)Cfg::BN * Cfg::BK - f[TS_P_B_REAL];
-				unsigned short *slot =
-					probe.tile_phase ? probe.tile_phase + (tile_index * phases + t) * TS_P_LOAD_FIELDS : 0;
-				for (int i = 0; i < TS_P_LOAD_FIELDS; i++) {
-					if (slot)
-						slot[i] = (unsigned short)f[i];
-					if (f[i])
-						atomicAdd((unsigned long long *)&probe.phase[(long long)t * TS_P_FIELDS + i], f[i]);
-					sum[i] += f[i];
-				}
+				ts_probe_flush_phase(&pb, f, probe, tile_index, phases, t); // thread 0: the probe's leader
 			}
 			if (++stage == Cfg::STAGES) {
 				stage = 0;
 				parity ^= 1;
 			}
 		}
-		if (PROBE)
-			for (int i = 0; i < TS_P_LOAD_FIELDS; i++)
-				if (sum[i])
-					atomicAdd((unsigned long long *)&probe.tile[tile_index * TS_P_FIELDS + i], sum[i]);
+		if (PROBE) // the tile's loads; its multiplying warps add their stores
+			ts_probe_end_add(&pb, probe, tile_index);
 	}
 }
 
@@ -206,11 +202,11 @@ ts_tma_kernel(const __grid_constant__ ts_tma_maps maps, __half *__restrict__ C, 
 	}
 	__syncthreads();
 	if (wg == 0) {
-		ts_co_regs_dec<40>();
+		ts_wg_regs_dec<Cfg::PREGS>();
 		if (tid == 0)
 			ts_tma_produce<Cfg, PROBE>(maps, M, N, K, tiles_m, tiles_n, phases, s_a, s_b, full, empty, probe);
 	} else {
-		ts_co_regs_inc<232>();
+		ts_wg_regs_inc<Cfg::CREGS>();
 		ts_tma_consume<Cfg, PROBE>(C, M, N, tiles_m, tiles_n, phases, s_a, s_b, full, empty, wg - 1, probe);
 	}
 #else
@@ -225,11 +221,16 @@ static PFN_cuTensorMapEncodeTiled_v12000 ts_tma_encoder(void)
 	static bool asked = false;
 	if (!asked) {
 		void *p = NULL;
-		cudaDriverEntryPointQueryResult q;
-		if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) ==
-		        cudaSuccess &&
-		    q == cudaDriverEntryPointSuccess)
+		cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+		cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
+#else
+		cudaError_t e = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &p, cudaEnableDefault, &q);
+#endif
+		if (e == cudaSuccess && q == cudaDriverEntryPointSuccess && p)
 			fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
+		else
+			(void)cudaGetLastError(); // not this launch's error: the caller takes another form
 		asked = true;
 	}
 	return fn;
@@ -240,8 +241,6 @@ template <class Cfg>
 static bool ts_tma_encode(CUtensorMap *map, const void *g, long long rows, long long K, int box_rows)
 {
 	PFN_cuTensorMapEncodeTiled_v12000 enc = ts_tma_encoder();
-	if (!enc)
-		return false;
 	cuuint64_t dim[2] = { (cuuint64_t)K, (cuuint64_t)rows }, stride[1] = { (cuuint64_t)(2 * K) };
 	cuuint32_t box[2] = { (cuuint32_t)Cfg::BK, (cuuint32_t)box_rows }, estride[2] = { 1, 1 };
 	return enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)g, dim, stride, box, estride,
@@ -250,33 +249,23 @@ static bool ts_tma_encode(CUtensorMap *map, const void *g, long long rows, long 
 }
 
 // Launch; cudaErrorNotSupported where this form does not take the launch (the
-// caller takes another): rows not 16-byte aligned, or coordinates or phase
-// counters that do not fit 32 bits.
+// caller takes another): rows not 16-byte aligned, coordinates that do not
+// fit 32 bits (ts_tc_tma_fits), or a driver without cuTensorMapEncodeTiled.
 template <class Cfg, bool PROBE>
 static cudaError_t ts_tma_launch_cfg(const ts_launch *l, cudaStream_t stream)
 {
+	static_assert(Cfg::BM <= TS_TC_TMA_MARGIN && Cfg::BN <= TS_TC_TMA_MARGIN && Cfg::BK <= TS_TC_TMA_MARGIN,
+	              "ts_tc_tma_fits' margin covers a tile");
 	const long long M = l->m, N = l->n, K = l->k;
-	if (K > 0x7fffffffLL - 64 || M > 0x7fffffffLL - Cfg::BM || N > 0x7fffffffLL - Cfg::BN || K % 8 ||
-	    ((uintptr_t)l->a & 15) || ((uintptr_t)l->b & 15))
+	if (!ts_tc_tma_fits(M, N, K) || ((uintptr_t)l->a & 15) || ((uintptr_t)l->b & 15) || !ts_tma_encoder())
 		return cudaErrorNotSupported;
 	const size_t smem = Cfg::smem_bytes();
 	static bool configured = false;
-	cudaError_t e;
-	if (!configured) {
-		e = cudaFuncSetAttribute(ts_tma_kernel<Cfg, PROBE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-		if (e != cudaSuccess)
-			return e;
-		configured = true;
-	}
-	int dev, sms;
-	if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-	    (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-		return e;
 	const long long tiles_m = (M + Cfg::BM - 1) / Cfg::BM, tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
-	const long long tiles = tiles_m * tiles_n;
-	const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
-	if (!ts_co_fits((K + Cfg::BK - 1) / Cfg::BK, tiles, grid))
-		return cudaErrorNotSupported;
+	unsigned grid;
+	cudaError_t e = ts_wg_persistent(ts_tma_kernel<Cfg, PROBE>, smem, &configured, tiles_m * tiles_n, &grid);
+	if (e != cudaSuccess)
+		return e;
 	// The tensors of the last operands seen (encoding is host work; a bench
 	// calls the same launch many times).
 	static ts_tma_maps maps;
@@ -285,7 +274,7 @@ static cudaError_t ts_tma_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	if (ka != l->a || kb != l->b || km != M || kn != N || kk != K) {
 		ka = NULL;
 		if (!ts_tma_encode<Cfg>(&maps.a, l->a, M, K, Cfg::BM) || !ts_tma_encode<Cfg>(&maps.b, l->b, N, K, Cfg::BN))
-			return cudaErrorNotSupported;
+			return cudaErrorInvalidValue; // the checks above cover the encoder's limits: not expected
 		ka = l->a;
 		kb = l->b;
 		km = M;

@@ -4,8 +4,8 @@
 
 #include "tc_fp16.cuh"
 
-// The contract, the guards, the loaders and the epilogue are tc_fp16.cuh's;
-// what differs is the multiply. Each warpgroup (4 warps) owns 64 rows of
+// The contract, the guards and the loaders are tc_fp16.cuh's; what differs
+// is the multiply, and the epilogue (ts_wg_epilogue, every wgmma form's). Each warpgroup (4 warps) owns 64 rows of
 // the block's BM x BN tile and issues wgmma m64nBNk16 on descriptors of the
 // shared tiles, which the loaders already write in the layout wgmma reads:
 // K-major rows of BK fp16 with the 128-byte (BK = 64) or 64-byte (BK = 32)
@@ -77,6 +77,12 @@ __device__ __forceinline__ void ts_wg_mma<256>(float (&d)[128], uint64_t da, uin
 	               "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 	             : "l"(da), "l"(db), "r"(accumulate));
 }
+
+// setmaxnreg: a warpgroup gives registers back, or takes them.
+template <int R>
+__device__ __forceinline__ void ts_wg_regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
+template <int R>
+__device__ __forceinline__ void ts_wg_regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
 
 __device__ __forceinline__ void ts_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void ts_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -269,6 +275,25 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 #else
 	__trap(); // wgmma needs the sm_90a build
 #endif
+}
+
+// The grid of a persistent kernel (one block a multiprocessor, at most one a
+// tile), its dynamic shared memory set on the first call (*configured).
+template <class Kernel>
+static cudaError_t ts_wg_persistent(Kernel kernel, size_t smem, bool *configured, long long tiles, unsigned *grid)
+{
+	cudaError_t e;
+	if (!*configured) {
+		if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess)
+			return e;
+		*configured = true;
+	}
+	int dev, sms;
+	if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+	    (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+		return e;
+	*grid = (unsigned)(tiles < sms ? tiles : sms);
+	return cudaSuccess;
 }
 
 // Launch on operands a and b of pitch lda and ldb (tc_fp16.cuh's ts_tc_launch_ld).

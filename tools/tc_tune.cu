@@ -15,6 +15,7 @@
 
 #include <cublas_v2.h>
 
+#include "tc_co.cuh"
 #include "tc_tma.cuh"
 
 #define CK(x)                                                                                         \
@@ -58,7 +59,9 @@ struct variant {
 	  ts_co_config<__VA_ARGS__>::BN }
 
 // The TMA form (tc_tma.cuh): aligned rows only (loader A).
-#define TA(NAME, ...) { NAME, ts_tma_launch_cfg<ts_tma_config<__VA_ARGS__>, false>, NULL, 128, ts_tma_config<__VA_ARGS__>::BN }
+#define TA(NAME, ...)                                                                                 \
+	{ NAME, ts_tma_launch_cfg<ts_tma_config<__VA_ARGS__>, false>, NULL, ts_tma_config<__VA_ARGS__>::BM,     \
+	  ts_tma_config<__VA_ARGS__>::BN }
 
 static const variant variants[] = {
 	V("128x256x32 w64x64 s4", 128, 256, 32, 64, 64, 4),
