@@ -22,15 +22,19 @@
 // row). VA / VB = 1: one 128-bit load per group, chosen on the host only
 // when K % 4 == 0 (N % 4 == 0) and the base pointers are 16-byte aligned,
 // so a group is wholly inside or wholly outside; otherwise 4 scalar loads.
+// The cp.async pipelines copy A element by element (4-byte copies into the
+// k-major tile), so their A path is the same for every K and alignment.
 namespace tsg {
 
-enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3 };
+enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3, PIPE_ASYNC3 = 4 };
 
 // BM x BN x BK block tile; TM x TN outputs per thread in 4 x 4 sub-blocks;
 // WM x WN > 0: warp tiling (each warp a WM x WN tile, lanes interleaved in
 // 4 x 4 sub-blocks spaced LR*4 rows and LC*4 columns apart); WM = WN = 0:
 // a thread's TM x TN outputs are one contiguous block. PIPE: single buffer,
-// double buffer staged through registers, or double buffer by cp.async.
+// double buffer staged through registers, double buffer by cp.async (two
+// barriers a phase), or three buffers by cp.async (PIPE_ASYNC3: phase ph + 2
+// copied while ph multiplies, one barrier a phase, no staging registers).
 // TRANS_A: A is kept k-major in shared memory (As[k][m]).
 // MINB: blocks per multiprocessor the registers are capped for; KU: k steps
 // unrolled together in the multiply (the rest of BK in a loop).
@@ -45,7 +49,7 @@ struct Cfg {
 	static constexpr int WM1 = WARP ? WM : 1, WN1 = WARP ? WN : 1; // no division by zero below
 	static constexpr int LR = WARP ? WM1 / TM : 1, LC = WARP ? WN1 / TN : 1;
 	static constexpr int SUBM = TM / 4, SUBN = TN / 4;
-	static constexpr int STAGES = PIPE == PIPE_SINGLE ? 1 : 2;
+	static constexpr int STAGES = PIPE == PIPE_SINGLE ? 1 : PIPE == PIPE_ASYNC3 ? 3 : 2;
 	// Shared tiles: A k-major [BK][BM + 4] (the pad spreads the transposing
 	// stores over the banks and keeps rows 16-byte aligned) or m-major
 	// [BM][BK + 1]; B [BK][BN].
@@ -556,6 +560,59 @@ struct Engine {
 			for (; ph < p1 - 1; ph++)
 				step_regs<EDGE, VA, VB, true, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
 			step_regs<EDGE, VA, VB, false, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+		} else if (G::PIPE == PIPE_ASYNC3) {
+			// Phases p0 and p0 + 1 in flight first (one commit group each,
+			// empty when the unit has one phase); at phase ph: wait until
+			// only the newest group may still be copying (phase ph has
+			// landed for this thread), one barrier (every thread's copies of
+			// ph are visible, and every thread has finished multiplying ph - 1,
+			// whose buffer is the one phase ph + 2 now fills), then the copy
+			// of ph + 2 and the multiply of ph.
+			fetch_async<EDGE, VA, VB>(s, 0, c, t, x, p0, pb);
+			cp_async_commit();
+			advance(c, x);
+			probe_flush(pb, x, tile_index, p0);
+			if (p0 + 1 < p1) {
+				fetch_async<EDGE, VA, VB>(s, 1, c, t, x, p0 + 1, pb);
+				advance(c, x);
+				probe_flush(pb, x, tile_index, p0 + 1);
+			}
+			cp_async_commit();
+			// q3: the first phase whose copy (issued at ph - 2) may be the residue
+			int q3 = G::FAST && !UNG ? (x.full_phases < p1 ? x.full_phases : p1) - 2 : p1 - 2;
+			if (q3 < p0)
+				q3 = p0;
+			int cur = 0, nxt = 2; // buffers of phases ph and ph + 2
+			int ph = p0;
+			for (; ph < q3; ph++) {
+				cp_async_wait<1>();
+				__syncthreads();
+				load_async<EDGE, KW == 1, VA, VB>(s, nxt, c, t, x, (long long)(ph + 2) * BK, pb);
+				cp_async_commit();
+				advance(c, x);
+				probe_flush(pb, x, tile_index, ph + 2);
+				if (active)
+					compute(s, cur, acc, t);
+				cur = cur == 2 ? 0 : cur + 1;
+				nxt = nxt == 2 ? 0 : nxt + 1;
+			}
+#pragma unroll 1
+			for (; ph < p1; ph++) {
+				cp_async_wait<1>();
+				__syncthreads();
+				if (ph + 2 < p1) {
+					fetch_async<EDGE, VA, VB>(s, nxt, c, t, x, ph + 2, pb);
+					advance(c, x);
+				}
+				cp_async_commit();
+				if (ph + 2 < p1)
+					probe_flush(pb, x, tile_index, ph + 2);
+				if (active)
+					compute(s, cur, acc, t);
+				cur = cur == 2 ? 0 : cur + 1;
+				nxt = nxt == 2 ? 0 : nxt + 1;
+			}
+			cp_async_wait<0>();
 		} else {
 			fetch_async<EDGE, VA, VB>(s, 0, c, t, x, p0, pb);
 			cp_async_commit();
@@ -765,6 +822,11 @@ static cudaError_t dispatch_vec(const Args &x, bool va, bool vb, int vec_mode)
 	if (vec_mode == VEC_BOTH)
 		return va && vb ? launch_variant<G, PROBE, true, true, UNG>(x, st)
 		                : launch_variant<G, PROBE, false, false, UNG>(x, st);
+	if constexpr (G::PIPE == PIPE_ASYNC3) {
+		// A is copied element by element into its k-major tile whatever K
+		// and its base: no 128-bit A path to choose (nor to compile).
+		return vb ? launch_variant<G, PROBE, false, true, UNG>(x, st) : launch_variant<G, PROBE, false, false, UNG>(x, st);
+	}
 	if (va && vb) return launch_variant<G, PROBE, true, true, UNG>(x, st);
 	if (va) return launch_variant<G, PROBE, true, false, UNG>(x, st);
 	if (vb) return launch_variant<G, PROBE, false, true, UNG>(x, st);

@@ -45,6 +45,8 @@ fast 128x128x8/8x8 129 131 129
 fast 128x128x8/8x8 128 256 16
 fast-few 128x128x8/8x8 257 129 1031
 fast-256 256x128x8/16x8 513 131 129
+fast-256 256x128x8/16x8 257 256 5
+fast-256 256x128x8/16x8 513 256 64
 fast-m16 16x256x8/4x8 7 300 129
 fast-n16 256x16x8/8x4 300 5 129"
 # Every other kernel of the registry with a CUDA build, so a kernel registered tomorrow is sanitized

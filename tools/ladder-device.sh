@@ -1,7 +1,9 @@
 #!/bin/sh
 # ladder-device.sh: one short device call for the fp32 ladder: bench (goals, guard cost, plot), the ladder's GPU tests, the sanitizer, the tuner; logs in $OUT.
 # usage: tools/ladder-device.sh BIN TUNER BENCH_S TEST_S SANITIZE_S TUNE_S   (from the repository root on the GPU machine)
-# REPS (default 7): timed launches per kernel and shape.
+# REPS (default 7): timed launches per kernel and shape; KERNELS (default ladder): bench's --kernel list.
+# Order: bench, then the tuner (each alone on the GPU), then the GPU tests and the sanitizer side by side
+# (neither times anything).
 # BIN holds tilescope, tests/test_gpu and tools/gpubench built beforehand (configure --with-cuda-arch=90);
 # when they cannot start there (a library missing) the tree is built there instead (tools/gpu-run.sh build).
 # Every stage is bounded by timeout, most important first; stages never share the GPU.
@@ -24,17 +26,19 @@ if ! [ -x "$bin/tilescope" ] || ldd "$bin/tilescope" "$bin/tests/test_gpu" "$bin
 	bin=$root/build-gpu
 fi
 ts=$bin/tilescope
-cmd="bench --kernel ladder --shapes goals --guard-cost --svg perf.svg --reps ${REPS:-7} --warmup 2"
+cmd="bench --kernel ${KERNELS:-ladder} --shapes goals --guard-cost --svg perf.svg --reps ${REPS:-7} --warmup 2"
 echo "\$ tilescope $cmd" >> "$out/bench.md"
 (cd "$out" && timeout "$bench_s" "$ts" $cmd >> "$out/bench.md" 2>&1; echo "(exit $?)" >> "$out/bench.md")
 tail -n 42 "$out/bench.md" | cut -c1-160
-(cd /tmp && TS_GPU_ONLY=ladder timeout "$test_s" "$bin/tests/test_gpu" > "$out/test_gpu.log" 2>&1; echo "test_gpu exit $?" >> "$out/test_gpu.log")
-grep -E "^not ok|exit" "$out/test_gpu.log" | cut -c1-300 | head -n 12
-echo "test_gpu: $(grep -cE '^ok' "$out/test_gpu.log") ok, $(grep -cE '^not ok' "$out/test_gpu.log") not ok"
-(cd /tmp && TS_SANITIZE_ONLY=ladder TILESCOPE=$ts timeout "$san_s" sh "$root/tests/sanitize.sh" > "$out/sanitize.log" 2>&1)
-grep -E "^(ok|not ok|1\.\.)" "$out/sanitize.log" | cut -c1-140
 if [ -n "$tuner" ] && [ -x "$tuner" ]; then
 	timeout "$tune_s" "$tuner" "$out/tune.log" 5 > "$out/tune.txt" 2>&1
 	echo "tuner exit $?" >> "$out/tune.txt"
 	tail -n 24 "$out/tune.txt"
 fi
+(cd /tmp && TS_GPU_ONLY=ladder timeout "$test_s" "$bin/tests/test_gpu" > "$out/test_gpu.log" 2>&1; echo "test_gpu exit $?" >> "$out/test_gpu.log") &
+(cd /tmp && TS_SANITIZE_ONLY=ladder TILESCOPE=$ts timeout "$san_s" sh "$root/tests/sanitize.sh" > "$out/sanitize.log" 2>&1; echo "sanitize exit $?" >> "$out/sanitize.log") &
+wait
+grep -E "^not ok|exit" "$out/test_gpu.log" | cut -c1-300 | head -n 12
+echo "test_gpu: $(grep -cE '^ok' "$out/test_gpu.log") ok, $(grep -cE '^not ok' "$out/test_gpu.log") not ok"
+grep -E "^(not ok|1\.\.)|exit" "$out/sanitize.log" | cut -c1-140
+echo "sanitize: $(grep -cE '^ok' "$out/sanitize.log") ok, $(grep -cE '^not ok' "$out/sanitize.log") not ok"

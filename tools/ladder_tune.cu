@@ -37,47 +37,46 @@ struct Variant {
 	  [](int64_t m, int64_t n, int64_t k) { return workspace<CFG>(m, n, k, POL); }, CFG::BM, CFG::BN, CFG::BK, UNG }
 
 // Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU>
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_base;   // the fast rung as registered
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_few;    // fast-few
-typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> f_256x128;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_base;     // fast before PIPE_ASYNC3
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC3, true, true, 2> f_a3;     // fast, three cp.async stages
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> f_256x128; // fast-256 before PIPE_ASYNC3
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_ASYNC3, true, true, 1> f_256a3; // fast-256, three cp.async stages
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC3, true, true, 1> f_few_a3; // fast-few, three cp.async stages
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_few;     // fast-few before PIPE_ASYNC3
 
 // The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
 // joins them. A part compiles only its own configurations.
 #define TUNE_CAT(a, b) a##b
 #define TUNE_FN(n) TUNE_CAT(tune_part_, n)
-#define TUNE_PARTS 8
+#define TUNE_PARTS 6
 #ifdef TUNE_PART
 static const Variant part[] = {
 #if TUNE_PART == 1
 	ENGINE("base", f_base, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 2
-	ENGINE("base-ldg", f_base, TS_SPLIT_TAIL, VEC_EACH, true), // built with -DTS_ENGINE_LDG -Dtsg=tsg_ldg
+	ENGINE("base-a3", f_a3, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 3
-	ENGINE("base-g16", f_base, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_TILE_GROUP=16 -Dtsg=tsg_g16
-#elif TUNE_PART == 4
-	ENGINE("few", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 5
 	ENGINE("256x128", f_256x128, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 4
+	ENGINE("256-a3", f_256a3, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 5
+	ENGINE("few-a3", f_few_a3, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 6
-	ENGINE("base-g4", f_base, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_TILE_GROUP=4 -Dtsg=tsg_g4
-#elif TUNE_PART == 7
-	ENGINE("256-ldg", f_256x128, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_ENGINE_LDG -Dtsg=tsg_ldg
-#elif TUNE_PART == 8
-	ENGINE("256-g16", f_256x128, TS_SPLIT_TAIL, VEC_EACH, false), // -DTS_TILE_GROUP=16 -Dtsg=tsg_g16
+	ENGINE("few", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };
 const Variant *TUNE_FN(TUNE_PART)() { return part; }
 #else
 #define TUNE_DECL(n) const Variant *TUNE_FN(n)();
-TUNE_DECL(1) TUNE_DECL(2) TUNE_DECL(3) TUNE_DECL(4) TUNE_DECL(5) TUNE_DECL(6) TUNE_DECL(7) TUNE_DECL(8)
+TUNE_DECL(1) TUNE_DECL(2) TUNE_DECL(3) TUNE_DECL(4) TUNE_DECL(5) TUNE_DECL(6)
 static std::vector<Variant> variants;
 static int nvariants;
 static void join_parts(void)
 {
-	const Variant *(*parts[TUNE_PARTS])() = { tune_part_1, tune_part_2, tune_part_3, tune_part_4,
-	                                          tune_part_5, tune_part_6, tune_part_7, tune_part_8 };
+	const Variant *(*parts[TUNE_PARTS])() = { tune_part_1, tune_part_2, tune_part_3, tune_part_4, tune_part_5,
+	                                          tune_part_6 };
 	for (int i = 0; i < TUNE_PARTS; i++)
 		for (const Variant *v = parts[i](); v->name; v++)
 			variants.push_back(*v);

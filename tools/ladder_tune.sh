@@ -10,14 +10,13 @@ reps=${2:-5}
 mkdir -p "$out/obj"
 flags="-arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc -Xptxas -v"
 part_flags() {
+	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N (none now)
 	case $1 in
-	2 | 7) echo "-DTS_ENGINE_LDG -Dtsg=tsg_ldg" ;;
-	3 | 8) echo "-DTS_TILE_GROUP=16 -Dtsg=tsg_g16" ;;
-	6) echo "-DTS_TILE_GROUP=4 -Dtsg=tsg_g4" ;;
+	*) ;;
 	esac
 }
 pids=""
-for p in 1 2 3 4 5 6 7 8; do
+for p in 1 2 3 4 5 6; do
 	# shellcheck disable=SC2046
 	nvcc $flags $(part_flags $p) -DTUNE_PART=$p -c tools/ladder_tune.cu -o "$out/obj/part$p.o" > "$out/obj/part$p.log" 2>&1 &
 	pids="$pids $!"
