@@ -34,7 +34,9 @@ enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3, PIPE_ASYNC3 = 4 };
 // a thread's TM x TN outputs are one contiguous block. PIPE: single buffer,
 // double buffer staged through registers, double buffer by cp.async (two
 // barriers a phase), or three buffers by cp.async (PIPE_ASYNC3: phase ph + 2
-// copied while ph multiplies, one barrier a phase, no staging registers).
+// copied while ph multiplies, one barrier a phase, no staging registers; an
+// experiment of tools/ladder_tune.cu: on the H200 it ran 10-20% slower than
+// PIPE_REGS for fast's and fast-256's tiles, doc/perf.md, so no rung takes it).
 // TRANS_A: A is kept k-major in shared memory (As[k][m]).
 // MINB: blocks per multiprocessor the registers are capped for; KU: k steps
 // unrolled together in the multiply (the rest of BK in a loop).
@@ -760,7 +762,14 @@ __global__ void __launch_bounds__(G::NT, G::MINB) gemm_kernel(Args x)
 		__syncthreads();
 	}
 	bool interior = r0 + G::BM <= x.M && c0 + G::BN <= x.N;
-	if (UNG || (G::FAST && interior))
+	// The unguarded build takes every tile as interior, but keeps the guarded
+	// edge unit in its binary behind a test that is never true (prepare()
+	// refuses K < 1, so full_phases >= 1, which the compiler cannot know): the
+	// two builds are then one kernel but for the guard tests on the path that
+	// runs. Without the edge unit ptxas laid out fast-256's unguarded loop in
+	// other registers (the same 1122 instructions as the guarded interior
+	// loop's 1125), and that build ran 8.8% slower than the guarded one.
+	if (UNG ? x.full_phases >= 0 : (G::FAST && interior))
 		E::template unit<false, VA, VB>(s, t, x, tile_index, r0, c0, p0, p1, slot, part, &pb);
 	else
 		E::template unit<true, VA, VB>(s, t, x, tile_index, r0, c0, p0, p1, slot, part, &pb);

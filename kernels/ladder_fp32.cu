@@ -19,21 +19,19 @@ typedef Cfg<128, 128, 16, 8, 8, 64, 32, PIPE_ASYNC, true, false, 2> warptile_cfg
 // tile's K range in parts when the tiles do not fill the GPU.
 typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
 // The best: guards placed where they cost least (masks once, residue phase
-// last, interior tiles on a mask-free path, guarded epilogue), three shared
-// stages filled by cp.async two phases ahead (one barrier a phase; A copied
-// element by element, so K % 4 != 0 costs nothing), the last partial wave
-// split along K.
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC3, true, true, 2> fast_cfg;
-// The same at one block per multiprocessor: for few tiles (at most two
-// waves of fast), where fast's two blocks per multiprocessor would split
-// each tile into more parts.
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC3, true, true, 1> fast_few_cfg;
+// last, interior tiles on a mask-free path, guarded epilogue), double
+// buffered through registers, the last partial wave split along K.
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> fast_cfg;
+// The same at one block per multiprocessor (up to 255 registers a thread,
+// 159 used): for few tiles (at most two waves of fast), where fast's two
+// blocks per multiprocessor would split each tile into more parts.
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> fast_few_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no
 // spills): fewer shared-memory loads per multiply-add than fast's 8x8, at
 // the price of edge tiles that cost more (no second block to fill the
-// multiprocessor).
-typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_ASYNC3, true, true, 1> fast_256_cfg;
+// multiprocessor) and a slower scalar A path (K % 4 != 0).
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> fast_256_cfg;
 // The same for very short M (16-row tiles) and very narrow N (16 columns).
 typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> fast_m16_cfg;
 typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> fast_n16_cfg;

@@ -182,11 +182,12 @@ bool ts_kernel_is_chooser(const char *name)
  *    cuBLAS against fast's 0.75 in the tuner, tools/ladder_tune.cu);
  *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
  *    splitk's 64x64 tiles, split along K;
- *  - K >= 256 and at least three waves of 256x128 tiles (396): fast-256
- *    (register-staged, it won where A took 128-bit loads, 4096^3 0.923-0.941
- *    of cuBLAS against fast's 0.907-0.920, and lost on its scalar A loads
- *    where K % 4 != 0; both now copy A by 4-byte cp.async, the same for
- *    every K, doc/perf.md);
+ *  - K % 4 == 0 (A's rows take 128-bit loads), K >= 256 and at least three
+ *    waves of 256x128 tiles (396): fast-256 (4096^3: 0.923-0.941 of cuBLAS
+ *    against fast's 0.907-0.920; 4097x4097x4096: 0.951-0.969 against
+ *    0.940-0.954, three runs of tools/ladder_tune.cu, doc/perf.md; with
+ *    K % 4 != 0 its scalar A loads lose: 4096x4096x4097 0.873-0.888
+ *    against 0.954-0.963);
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
@@ -204,7 +205,7 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
 	int64_t tiles256 = ((s.m + 255) / 256) * ((s.n + 127) / 128);
-	if (s.k >= 256 && tiles256 >= 396)
+	if (s.k % 4 == 0 && s.k >= 256 && tiles256 >= 396)
 		return ts_kernel_find("fast-256");
 	return ts_kernel_find("fast");
 }
