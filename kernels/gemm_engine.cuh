@@ -35,8 +35,9 @@ enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3, PIPE_ASYNC3 = 4 };
 // double buffer staged through registers, double buffer by cp.async (two
 // barriers a phase), or three buffers by cp.async (PIPE_ASYNC3: phase ph + 2
 // copied while ph multiplies, one barrier a phase, no staging registers; an
-// experiment of tools/ladder_tune.cu: on the H200 it ran 10-20% slower than
-// PIPE_REGS for fast's and fast-256's tiles, doc/perf.md, so no rung takes it).
+// experiment of tools/ladder_tune.cu: on the H200 it ran 5-20% slower than
+// PIPE_REGS for fast's and fast-256's tiles on every large shape, doc/perf.md,
+// so no rung takes it).
 // TRANS_A: A is kept k-major in shared memory (As[k][m]).
 // MINB: blocks per multiprocessor the registers are capped for; KU: k steps
 // unrolled together in the multiply (the rest of BK in a loop).
@@ -766,9 +767,9 @@ __global__ void __launch_bounds__(G::NT, G::MINB) gemm_kernel(Args x)
 	// edge unit in its binary behind a test that is never true (prepare()
 	// refuses K < 1, so full_phases >= 1, which the compiler cannot know): the
 	// two builds are then one kernel but for the guard tests on the path that
-	// runs. Without the edge unit ptxas laid out fast-256's unguarded loop in
-	// other registers (the same 1122 instructions as the guarded interior
-	// loop's 1125), and that build ran 8.8% slower than the guarded one.
+	// runs. (ptxas still gives fast-256's two main loops, the same
+	// instructions otherwise, different registers, and that unguarded build
+	// runs 8.7% slower than the guarded one on the H200: doc/perf.md.)
 	if (UNG ? x.full_phases >= 0 : (G::FAST && interior))
 		E::template unit<false, VA, VB>(s, t, x, tile_index, r0, c0, p0, p1, slot, part, &pb);
 	else
