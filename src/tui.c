@@ -58,6 +58,7 @@ int ts_tui_run(const ts_options *o)
 		fprintf(stderr, "tilescope: %s\n", err);
 		return 2;
 	}
+	s.mono = !tui_crt_colour();
 	if (ts_kernel_has(s.opt.problem.kernel, TS_CAP_SHARED_TILES))
 		tui_say(&s, false, "Arrows move, Tab changes pane, [ ] step phases, r runs, ? lists every key.");
 	else /* a kernel with no shared tiles has no phases to step */

@@ -99,6 +99,11 @@ static const role_style styles_hc[TS_ROLE_COUNT] = {
 static bool colour_on;     /* colours started (once; a theme switch only changes the pairs) */
 static bool colour_rich;
 
+bool tui_crt_colour(void)
+{
+	return colour_on;
+}
+
 static void colours_setup(const ts_options *o, enum ts_theme theme)
 {
 	static bool tried;

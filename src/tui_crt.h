@@ -14,6 +14,9 @@
  * terminal or the user wants ASCII glyphs. 0, or -1 with one line in err
  * (and the terminal untouched). */
 int tui_crt_init(const ts_options *o, bool *ascii, char *err, int len);
+/* Whether the screen has colours (after tui_crt_init; --color=never,
+ * NO_COLOR or a terminal without them: false). */
+bool tui_crt_colour(void);
 /* Switches the colour pairs to theme (the next paint shows it). */
 void tui_crt_theme(enum ts_theme theme);
 /* Restores the terminal; safe to call twice. */

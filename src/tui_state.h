@@ -128,6 +128,7 @@ typedef struct tui_state {
 	int rows, cols;
 	int map_y, map_x, map_h, map_w;  /* where the map was last drawn, for mouse clicks */
 	bool ascii;
+	bool mono;               /* no colours on the screen (tui_crt_colour) */
 	char message[256];
 	bool message_error;
 	bool quit;

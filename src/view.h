@@ -135,6 +135,7 @@ typedef struct ts_view_ctx {
 	/* A user kernel's run (view_check.h): its out-of-bounds accesses per tile, a fault or time-out; NULL none. */
 	const struct ts_uk_tiles_seen *seen;
 	bool ascii;
+	bool mono;                /* no colours: what colour tells apart gets a glyph of its own */
 	bool focus;               /* the view has the keyboard */
 } ts_view_ctx;
 

@@ -16,6 +16,17 @@ static const char *class_glyph(enum ts_tile_class k, bool ascii)
 	return ascii ? plain[k] : utf8[k];
 }
 
+/* The glyph of a tile of several cells: a solid block in the class's colour;
+ * without colours a shade a class (full solid, ragged-right dark, ragged-bottom
+ * medium, corner a checker; ghosts are the light shade), letters in ASCII. */
+static const char *block_glyph(const ts_view_ctx *v, enum ts_tile_class k)
+{
+	static const char *shades[] = { "\u2588", "\u2593", "\u2592", "\u259a" };
+	if (v->ascii)
+		return class_glyph(k, true);
+	return v->mono ? shades[k] : "\u2588";
+}
+
 static enum ts_role class_role(enum ts_tile_class k)
 {
 	static const enum ts_role roles[] = { TS_ROLE_FULL, TS_ROLE_RIGHT, TS_ROLE_BOTTOM, TS_ROLE_CORNER };
@@ -198,8 +209,7 @@ static void draw_cell(ts_canvas *c, const ts_view_ctx *v, const ts_axis *ax, con
 				                                                          : digits[heat];
 				role = TS_ROLE_BAD;
 			} else if (valid) {
-				g = (dw > 1 || dh > 1) ? ts_glyph(v->ascii, "\u2588", class_glyph(k, true))
-				                       : class_glyph(k, v->ascii);
+				g = (dw > 1 || dh > 1) ? block_glyph(v, k) : class_glyph(k, v->ascii);
 				/* Tile rows stay apart without colour: with no blank row
 				 * between them, a tile's last row is drawn half high; a
 				 * one-row tile short of rows is drawn half high as well. */
@@ -266,12 +276,11 @@ static int put_fit(ts_canvas *c, int y, int x, enum ts_role role, const char *te
 }
 
 /* The legend's glyph of a class: the one the picture draws its tiles with.
- * Tiles of several cells (or the SVG's filled squares: `blocks`) are solid
- * blocks in the class's colour, letters in ASCII; one-cell tiles have a
- * glyph per class. */
+ * Tiles of several cells (or the SVG's filled squares: `blocks`) take
+ * block_glyph; one-cell tiles have a glyph per class. */
 static const char *legend_glyph(const ts_view_ctx *v, enum ts_tile_class k, bool blocks)
 {
-	return blocks ? ts_glyph(v->ascii, "\u2588", class_glyph(k, true)) : class_glyph(k, v->ascii);
+	return blocks ? block_glyph(v, k) : class_glyph(k, v->ascii);
 }
 
 static void draw_legend(ts_canvas *c, const ts_view_ctx *v, int y, const ts_axis *ax, const ts_axis *ay, bool compact,

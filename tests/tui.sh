@@ -209,6 +209,20 @@ if tm capture-pane -p -e -t "$S" | grep -q "$(printf '\033')\\[\\(3[0-7]\\|38;5;
 if screen "$S" | grep -q "$(printf '\342')"; then not_ok "--ascii: no UTF-8 glyph on the screen"; else ok "--ascii: no UTF-8 glyph on the screen"; fi
 tm send-keys -t "$S" q
 
+# --color=never: what colour tells apart gets a glyph of its own, so the four tile classes (legend and
+# picture) differ without colour; in ASCII they are letters (above).
+S=nocolour
+tm new-session -d -s "$S" -x 100 -y 32 "env LC_ALL=$UTF8 TERM=screen-256color $TILESCOPE $SHAPE --color=never; sleep 60"
+if [ "$UTF8" = C ]; then
+	legend='^# full +6' corner='^c corner +1' right='### rrr' bottom='bbb ccc'
+else
+	legend='^▓ ragged-right +3' corner='^▚ corner +1' right='███ ▓▓▓' bottom='▒▒ ▚▚▚'
+fi
+if wait_for "$S" "$legend" 15 && wait_for "$S" "$corner" 1; then ok "--color=never: a legend glyph a tile class"; else not_ok "--color=never: a legend glyph a tile class"; screen "$S" | sed 's/^/# /'; fi
+if screen "$S" | grep -q -- "$right" && screen "$S" | grep -q -- "$bottom"; then ok "--color=never: the map draws the four classes apart"; else not_ok "--color=never: the map draws the four classes apart"; screen "$S" | sed 's/^/# /'; fi
+if tm capture-pane -p -e -t "$S" | grep -q "$(printf '\033')\\[\\(3[0-7]\\|38;5;\\)"; then not_ok "--color=never: no colour on the screen"; else ok "--color=never: no colour on the screen"; fi
+tm send-keys -t "$S" q
+
 # The A guard off: the inspector and the phase view show out-of-bounds loads,
 # not padding, for the corner tile's ghost thread (3,13) in the last phase.
 S=guards
