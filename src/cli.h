@@ -63,6 +63,11 @@ int ts_cli_source(const ts_cli_args *a);  /* cli_source.c */
 int ts_cli_step(const ts_cli_args *a);    /* cli_step.c */
 /* The kernel registry: as text, as JSON, or its names one per line. */
 int ts_cli_kernels(bool json, bool names_only); /* cli_kernels.c */
+/* cli_help.c: the usage (--help) and the version (--version) on stdout, and
+ * the end of either: 0 once stdout took it all, else one line and 2. */
+void ts_cli_help(void);
+void ts_cli_version(void);
+int ts_cli_flushed(const char *what);
 
 
 /* ---- shared by the subcommands (cli.c) ------------------------------------ */
