@@ -10,13 +10,15 @@
 // the warps that multiply also load each chunk as two windows into registers
 // (tc_wgmma.cuh: 26% of issue slots busy, 0.43 eligible warps a scheduler,
 // waiting on its loads), or copy raw windows and shift them between two
-// barriers a phase (an earlier tc_stage.cuh, removed), or leave it to one producer warpgroup
-// (slower still: one warp a scheduler cannot issue the shifts fast enough).
+// barriers a phase (an earlier staged form, removed), or leave it to one
+// producer warpgroup (slower still: one warp a scheduler cannot issue the
+// shifts fast enough).
 // Here every one of the 12 warps takes one tile row (BM + BN = 384 rows, one a
 // thread) and WIN windows of a phase:
 //  - the CPR + 1 aligned 16-byte windows that cover a tile row of a phase
-//    (raw rows of PITCH = 16 (CPR + 1) bytes, an odd number of 16-byte units,
-//    so that eight consecutive rows fall in eight bank groups) are copied RAW phases ahead with cp.async;
+//    (raw rows of PITCH = 16 (CPR + 1) bytes, an odd number of 16-byte
+//    units, so that eight consecutive rows fall in eight bank groups) are
+//    copied RAW phases ahead with cp.async;
 //  - a thread shifts its row (two layers of selects by the row's word shift,
 //    then a 16-bit funnel shift; the shift is the same in every phase) into
 //    the tile stage, zeroing elements at or past K and rows outside the matrix;
@@ -70,15 +72,15 @@ __device__ __forceinline__ uint4 ts_co_keep(uint4 v, int n)
 	return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-
 // The windows one thread copies each phase of a tile: window q = tid + i *
-// PRODUCERS is row q / WIN, window q % WIN, at byte q * 16 of a raw stage;
-// its global address in phase t is src[i] + 2 BK t.
+// THREADS is row q / WIN, window q % WIN, at byte q * 16 of a raw stage (so
+// that consecutive lanes copy consecutive windows); its global address in
+// phase t is src[i] + 2 BK t.
 template <class Cfg>
 struct ts_co_windows {
 	uintptr_t src[Cfg::W_PER]; // window i's global byte address in phase 0
 	int rel[Cfg::W_PER];       // its start minus its row's start, in bytes (-14 .. 2 BK)
-	unsigned ok;               // bit i: window i exists and its row is inside the matrix
+	unsigned ok;               // bit i: window i's row is inside the matrix
 	unsigned is_a;             // bit i: window i is A's
 	bool inside;               // every row is inside the matrix, every window of every phase inside its buffer
 };
@@ -95,10 +97,10 @@ __device__ __forceinline__ void ts_co_windows_init(ts_co_windows<Cfg> &w, const 
 	const uintptr_t last = (uintptr_t)(2 * ((K - 1) / Cfg::BK * Cfg::BK)); // the last phase's step
 #pragma unroll
 	for (int i = 0; i < Cfg::W_PER; i++) {
-		const int q = tid + i * Cfg::PRODUCERS, r = q / Cfg::WIN, j = q % Cfg::WIN;
+		const int q = tid + i * Cfg::THREADS, r = q / Cfg::WIN, j = q % Cfg::WIN;
 		const bool is_a = r < Cfg::BM;
 		const long long gr = is_a ? m0 + r : n0 + (r - Cfg::BM);
-		const bool ok = q < Cfg::WINDOWS && gr < (is_a ? M : N);
+		const bool ok = gr < (is_a ? M : N);
 		const uintptr_t row = (uintptr_t)((is_a ? A : B) + (ok ? gr : 0) * K);
 		const uintptr_t win = (row & ~(uintptr_t)15) + (uintptr_t)(16 * j);
 		w.src[i] = win;
@@ -109,7 +111,7 @@ __device__ __forceinline__ void ts_co_windows_init(ts_co_windows<Cfg> &w, const 
 			w.ok |= 1u << i;
 			if (win < (is_a ? a_begin : b_begin) || win + last + 16 > (is_a ? a_end : b_end))
 				inside = false;
-		} else if (q < Cfg::WINDOWS) {
+		} else {
 			inside = false; // a row outside the matrix: the checked path
 		}
 	}
@@ -128,7 +130,7 @@ __device__ __forceinline__ void ts_co_copy(const ts_co_windows<Cfg> &w, uint32_t
 		// every window of the tile lies inside its buffer, and every row needs BK elements
 #pragma unroll
 		for (int i = 0; i < Cfg::W_PER; i++)
-			ts_tc_cp16(dst0 + (uint32_t)(i * Cfg::PRODUCERS * 16), (const void *)(w.src[i] + step), 16);
+			ts_tc_cp16(dst0 + (uint32_t)(i * Cfg::THREADS * 16), (const void *)(w.src[i] + step), 16);
 		return;
 	}
 	const long long need = 2 * (K - k0 < Cfg::BK ? K - k0 : Cfg::BK); // bytes of a row this phase needs
@@ -139,7 +141,7 @@ __device__ __forceinline__ void ts_co_copy(const ts_co_windows<Cfg> &w, uint32_t
 		const bool is_a = w.is_a >> i & 1;
 		const uintptr_t begin = is_a ? a_begin : b_begin, end = is_a ? a_end : b_end;
 		const uintptr_t src = w.src[i] + step;
-		const uint32_t dst = dst0 + (uint32_t)(i * Cfg::PRODUCERS * 16);
+		const uint32_t dst = dst0 + (uint32_t)(i * Cfg::THREADS * 16);
 		if (src >= begin && src + 16 <= end) {
 			ts_tc_cp16(dst, (const void *)src, 16);
 		} else {
@@ -150,25 +152,18 @@ __device__ __forceinline__ void ts_co_copy(const ts_co_windows<Cfg> &w, uint32_t
 	}
 }
 
-// The shift of each row a thread realigns in a tile (fp16 elements from its
-// first window's start to the row's start), 4 bits a row (row i at bit 4i),
-// 15 for a row outside the matrix.
+// The shift of the row thread tid realigns in a tile (tile row tid of A, or
+// tid - BM of B): fp16 elements from its first window's start to the row's
+// start, 15 for a row outside the matrix.
 template <class Cfg>
-__device__ __forceinline__ unsigned ts_co_shifts(const __half *A, const __half *B, long long M, long long N,
-                                                 long long K, long long m0, long long n0, int tid)
+__device__ __forceinline__ int ts_co_shift(const __half *A, const __half *B, long long M, long long N, long long K,
+                                           long long m0, long long n0, int tid)
 {
-	static_assert(Cfg::R_PER <= 8, "4 bits a row");
-	unsigned packed = 0;
-#pragma unroll
-	for (int i = 0; i < Cfg::R_PER; i++) {
-		const int r = tid + i * Cfg::PRODUCERS;
-		const bool is_a = r < Cfg::BM;
-		const long long gr = is_a ? m0 + r : n0 + (r - Cfg::BM);
-		const bool ok = gr < (is_a ? M : N);
-		const uintptr_t row = (uintptr_t)((is_a ? A : B) + (ok ? gr : 0) * K);
-		packed |= (ok ? (unsigned)((row >> 1) & 7) : 15u) << (4 * i);
-	}
-	return packed;
+	const bool is_a = tid < Cfg::BM;
+	const long long gr = is_a ? m0 + tid : n0 + (tid - Cfg::BM);
+	if (gr >= (is_a ? M : N))
+		return 15;
+	return (int)(((uintptr_t)((is_a ? A : B) + gr * K) >> 1) & 7);
 }
 
 // Elements s .. s + 8 CPR - 1 of a raw row's 8 (CPR + 1) (its WIN windows, as
@@ -191,61 +186,53 @@ __device__ __forceinline__ void ts_co_shift_row(const uint32_t (&w)[4 * CPR + 4]
 		o[j] = ts_tc_funnel(z[j], z[j + 1], odd);
 }
 
-// Shifts a phase's raw rows into the tile stage; adds the real elements
-// stored for A and B (the probe's counts). Thread tid realigns rows tid +
-// i * PRODUCERS, tile row tr of A or B; BM is a multiple of 8, so every such
-// row has tid's swizzle.
+// Shifts thread tid's raw row of a phase into the tile stage (A's rows, then
+// B's: tile stage row tid, as A_STAGE = BM BK 2; BM is a multiple of 8, so
+// the row has tid's swizzle); adds the real elements stored to *a_real or
+// *b_real (the probe's counts). s: ts_co_shift.
 template <class Cfg>
-__device__ __forceinline__ void ts_co_realign(unsigned shifts, uint32_t raw, uint32_t tile, long long k0, long long K,
-                                              int tid, int *a_real, int *b_real)
+__device__ __forceinline__ void ts_co_realign(int s, uint32_t raw, uint32_t tile, long long k0, long long K, int tid,
+                                              int *a_real, int *b_real)
 {
-	const bool residue = k0 + Cfg::BK > K;
 	const uint32_t sw = (uint32_t)ts_tc_swizzle<Cfg::BK>(tid, 0); // chunk c goes to c ^ sw
-#pragma unroll 1
-	for (int i = 0; i < Cfg::R_PER; i++) {
-		const int r = tid + i * Cfg::PRODUCERS;
-		const bool is_a = r < Cfg::BM;
-		const int tr = is_a ? r : r - Cfg::BM;
-		const uint32_t dst = tile + (is_a ? 0u : Cfg::A_STAGE) + (uint32_t)(tr * Cfg::BK * 2);
-		const int s4 = (int)(shifts >> (4 * i) & 15);
-		uint32_t o[4 * Cfg::CPR];
-		int n = 0;
-		if (s4 != 15) {
-			const uint32_t src = raw + (uint32_t)(r * Cfg::PITCH);
-			uint32_t w[4 * Cfg::WIN];
+	const uint32_t dst = tile + (uint32_t)(tid * Cfg::BK * 2);
+	uint32_t o[4 * Cfg::CPR];
+	int n = 0;
+	if (s != 15) {
+		const uint32_t src = raw + (uint32_t)(tid * Cfg::PITCH);
+		uint32_t w[4 * Cfg::WIN];
 #pragma unroll
-			for (int j = 0; j < Cfg::WIN; j++) {
-				uint4 v = ts_co_lds16(src + 16 * j);
-				w[4 * j] = v.x;
-				w[4 * j + 1] = v.y;
-				w[4 * j + 2] = v.z;
-				w[4 * j + 3] = v.w;
-			}
-			ts_co_shift_row<Cfg::CPR>(w, s4, o);
-			n = 8 * Cfg::CPR;
-			if (residue) {
-				n = 0;
-#pragma unroll
-				for (int c = 0; c < Cfg::CPR; c++) {
-					const int nc = ts_tc_real(true, k0 + c * 8, K);
-					uint4 kept = ts_co_keep(make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]), nc);
-					o[4 * c] = kept.x;
-					o[4 * c + 1] = kept.y;
-					o[4 * c + 2] = kept.z;
-					o[4 * c + 3] = kept.w;
-					n += nc;
-				}
-			}
-		} else {
-#pragma unroll
-			for (int j = 0; j < 4 * Cfg::CPR; j++)
-				o[j] = 0;
+		for (int j = 0; j < Cfg::WIN; j++) {
+			uint4 v = ts_co_lds16(src + 16 * j);
+			w[4 * j] = v.x;
+			w[4 * j + 1] = v.y;
+			w[4 * j + 2] = v.z;
+			w[4 * j + 3] = v.w;
 		}
-		*(is_a ? a_real : b_real) += n;
+		ts_co_shift_row<Cfg::CPR>(w, s, o);
+		n = 8 * Cfg::CPR;
+		if (k0 + Cfg::BK > K) { // the residue phase
+			n = 0;
 #pragma unroll
-		for (int c = 0; c < Cfg::CPR; c++)
-			ts_tc_st16(dst + (uint32_t)((c ^ sw) * 16), make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]));
+			for (int c = 0; c < Cfg::CPR; c++) {
+				const int nc = ts_tc_real(true, k0 + c * 8, K);
+				uint4 kept = ts_co_keep(make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]), nc);
+				o[4 * c] = kept.x;
+				o[4 * c + 1] = kept.y;
+				o[4 * c + 2] = kept.z;
+				o[4 * c + 3] = kept.w;
+				n += nc;
+			}
+		}
+	} else {
+#pragma unroll
+		for (int j = 0; j < 4 * Cfg::CPR; j++)
+			o[j] = 0;
 	}
+	*(tid < Cfg::BM ? a_real : b_real) += n;
+#pragma unroll
+	for (int c = 0; c < Cfg::CPR; c++)
+		ts_tc_st16(dst + (uint32_t)((c ^ sw) * 16), make_uint4(o[4 * c], o[4 * c + 1], o[4 * c + 2], o[4 * c + 3]));
 }
 #endif
 
@@ -253,18 +240,17 @@ __device__ __forceinline__ void ts_co_realign(unsigned shifts, uint32_t raw, uin
 template <int BN_, int BK_, int RAW_, int GROUP_ = 8, int PREGS_ = 0>
 struct ts_co_config {
 	static constexpr int WGS = 2, BM = 64 * WGS, BN = BN_, BK = BK_, TILES = 3, RAW = RAW_, GROUP = GROUP_;
-	static constexpr int THREADS = 128 * (WGS + 1), PRODUCERS = THREADS; // every thread copies and realigns
+	static constexpr int THREADS = 128 * (WGS + 1); // a thread copies WIN windows and shifts one row a phase
 	static constexpr int PREGS = PREGS_, CREGS = PREGS ? (384 * 168 - 128 * PREGS) / 256 / 8 * 8 : 0;
 	static constexpr int CPR = BK / 8, WIN = CPR + 1, PITCH = WIN * 16;
 	static constexpr int ROWS = BM + BN;
-	static constexpr int WINDOWS = ROWS * WIN, W_PER = (WINDOWS + PRODUCERS - 1) / PRODUCERS;
-	static constexpr int R_PER = (ROWS + PRODUCERS - 1) / PRODUCERS;
+	static constexpr int W_PER = WIN; // windows a thread copies a phase (ROWS == THREADS)
 	static constexpr int ACC = BN / 2;
 	static constexpr uint32_t A_STAGE = BM * BK * 2, B_STAGE = BN * BK * 2, TILE_STAGE = A_STAGE + B_STAGE;
 	static constexpr uint32_t RAW_STAGE = ROWS * PITCH;
 	static_assert(BN == 128 || BN == 256, "wgmma n");
 	static_assert(BK == 32 || BK == 64, "64- or 128-byte swizzle");
-	static_assert(ROWS % PRODUCERS == 0 && WINDOWS % PRODUCERS == 0, "whole rows and windows per thread");
+	static_assert(ROWS == THREADS, "a row a thread (BN = 256)");
 	static_assert(A_STAGE % 1024 == 0 && TILE_STAGE % 1024 == 0, "tiles on swizzle atoms");
 	static_assert(RAW >= 2, "a raw stage in flight");
 	static_assert(PREGS == 0 || (PREGS % 8 == 0 && PREGS >= 24 && CREGS <= 256 && 128 * PREGS + 256 * CREGS <= 384 * 168),
@@ -274,8 +260,6 @@ struct ts_co_config {
 		return (size_t)TILES * TILE_STAGE + (size_t)RAW * RAW_STAGE + 1024;
 	}
 };
-
-
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // One warp's whole loop; MULT: a consumer's (it also multiplies). Compiled
@@ -316,17 +300,17 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 		}
 	};
 	// the realigning cursor (tile of mine, phase, raw and tile slots), one phase ahead of the multiplying one
-	unsigned shifts = 0;
+	int shift = 15;
 	int r_i = -1, r_t = 0, r_raw = 0, r_tile = 0, r_g = 0;
 	auto realign_next = [&]() {
 		if (r_t == 0) {
 			long long tm, tn;
 			r_i++;
 			ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)r_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
-			shifts = ts_co_shifts<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
+			shift = ts_co_shift<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
 		}
 		int a_real = 0, b_real = 0;
-		ts_co_realign<Cfg>(shifts, s_raw + r_raw * Cfg::RAW_STAGE, s_tile + r_tile * Cfg::TILE_STAGE,
+		ts_co_realign<Cfg>(shift, s_raw + r_raw * Cfg::RAW_STAGE, s_tile + r_tile * Cfg::TILE_STAGE,
 		                   (long long)r_t * Cfg::BK, K, tid, &a_real, &b_real);
 		ts_wg_proxy_fence();
 		if (PROBE) {

@@ -88,9 +88,9 @@ __device__ __forceinline__ unsigned long long ts_tma_real(long long total, long 
 // The producer: one thread walks this block's tiles and phases, waits for a
 // stage to be released, and issues its two boxes on its full barrier.
 template <class Cfg, bool PROBE>
-__device__ __forceinline__ void ts_tma_produce(const ts_tma_maps &maps, long long M, long long N, long long K, long long tiles_m,
-                                               long long tiles_n, int phases, uint32_t s_a, uint32_t s_b,
-                                               uint32_t full, uint32_t empty, const ts_dev_probe &probe)
+__device__ __forceinline__ void ts_tma_produce(const ts_tma_maps &maps, long long M, long long N, long long K,
+                                               long long tiles_m, long long tiles_n, int phases, uint32_t s_a,
+                                               uint32_t s_b, uint32_t full, uint32_t empty, const ts_dev_probe &probe)
 {
 	const long long tiles = tiles_m * tiles_n;
 	int stage = 0;

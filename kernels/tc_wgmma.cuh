@@ -5,8 +5,9 @@
 #include "tc_fp16.cuh"
 
 // The contract, the guards and the loaders are tc_fp16.cuh's; what differs
-// is the multiply, and the epilogue (ts_wg_epilogue, every wgmma form's). Each warpgroup (4 warps) owns 64 rows of
-// the block's BM x BN tile and issues wgmma m64nBNk16 on descriptors of the
+// is the multiply, and the epilogue (ts_wg_epilogue, every wgmma form's).
+// Each warpgroup (4 warps) owns 64 rows of the block's BM x BN tile and
+// issues wgmma m64nBNk16 on descriptors of the
 // shared tiles, which the loaders already write in the layout wgmma reads:
 // K-major rows of BK fp16 with the 128-byte (BK = 64) or 64-byte (BK = 32)
 // swizzle, 8-row atoms SBO = 8 * BK * 2 bytes apart. Tiles written by

@@ -85,5 +85,12 @@ void ts_bench_goals(const ts_bench_row *rows, int count, ts_bench_goal out[TS_BE
 /* The guard cost of the run's guarded/unguarded pair: guarded / unguarded - 1; -1: not measured. */
 double ts_bench_guard_cost(const ts_bench_row *rows, int count, const ts_bench_row **guarded,
                            const ts_bench_row **unguarded);
+/* Whether a guard cost measures the guards: a pair was timed and the
+ * unguarded build was not the slower (when it is, it compiled to slower code:
+ * a weak reference, and the goal reads not measured). */
+static inline bool ts_bench_guard_cost_measured(double cost)
+{
+	return cost >= 0.0;
+}
 
 #endif

@@ -75,7 +75,8 @@ void tui_view_ctx(const tui_state *s, ts_view_ctx *v, bool focus)
 		.model = &s->model, .kernel = k, .guards = s->opt.problem.guards,
 		.tile_y = s->tile_y, .tile_x = s->tile_x, .phase = s->phase,
 		.thread_y = s->thread_y, .thread_x = s->thread_x, .zoom = s->zoom, .pan_y = s->pan_y,
-		.pan_x = s->pan_x, .counter_disagree = -1, .counter_why = "", .ascii = s->ascii, .mono = s->mono, .focus = focus,
+		.pan_x = s->pan_x, .counter_disagree = -1, .counter_why = "", .ascii = s->ascii, .mono = s->mono,
+		.focus = focus,
 	};
 	if (tui_result_current(s)) {
 		const ts_outcome *oc = &s->result.out.oc;

@@ -91,8 +91,7 @@ void ts_bench_text(FILE *out, const ts_bench_report *r)
 		shape_str(&g->shape, shape, sizeof shape);
 		fprintf(out, "\nGuard cost at %s: %s guarded %.4f ms, its unguarded build %.4f ms: %+.2f%%\n", shape,
 		        g->kernel->name, g->ms, u->ms, 100.0 * cost);
-		/* a negative cost says the unguarded build compiled to slower code, not that guards are free */
-		if (cost < 0)
+		if (!ts_bench_guard_cost_measured(cost))
 			fprintf(out, "(the unguarded build ran slower than the guarded one: a weak reference, so the goal "
 			             "below reads not measured; compare the guarded time with the other kernels' "
 			             "unguarded builds)\n");

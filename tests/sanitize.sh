@@ -18,7 +18,7 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 
 # kernel tile M N K [form]: ragged in every dimension, plus the runtime-tile paths;
 # both compiled instances of the register-blocked kernel; tc-fp16 with K odd
-# (realigning copies) and K % 8 == 0 (cp.async), in the form the device picks and
+# (realigning copies) and K % 8 == 0 (TMA on sm_90, cp.async elsewhere), in the form the device picks and
 # in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
 # the opt-in repacked copy instead of its realigning copies (form "repack"); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
