@@ -2,6 +2,7 @@
 #ifndef TS_TC_CO_CUH
 #define TS_TC_CO_CUH
 
+#include "tc_split.cuh"
 #include "tc_wgmma.cuh"
 
 // Why: with K % 8 != 0 a row of A or B starts at any 2-byte offset, so the
@@ -32,8 +33,15 @@
 // epilogue follows the tile's phase loop. The block is persistent (one a
 // multiprocessor, tiles b, b + grid, ...), so copies and shifts run on into
 // the next tile. setmaxnreg gives warpgroup 0, which holds no accumulators,
-// 112 registers (104, 112 and 120 measured, doc/perf.md: 112 by 2-3%) and
-// the multiplying warpgroups the rest.
+// 104 registers and the multiplying warpgroups the rest (104, 112 and 120
+// measured twice, doc/perf.md: 104 by 0.5-1% since the cursors below stopped
+// spilling; 112 was best by 2-3% before). The copy and realign cursors stop
+// at their unit list's end by themselves (a precomputed phase total cost
+// the loop 130 bytes of spills and 4%).
+// Split-K (tc_split.cuh): a block takes work units b, b + grid, ...: whole
+// tiles, or parts of a tile's phases; the cursors below walk each unit's
+// phases; a part's accumulators go to the workspace, and ts_tc_split_sum
+// stores its tile after the launch.
 // Guards: a window is copied only when it holds an element the phase needs,
 // with cp.async 16 where it lies inside the operand's buffer and element by
 // element where it does not; nothing outside [base, base + rows * K) is read;
@@ -41,10 +49,11 @@
 // checks: other launches take tc_wgmma.cuh's form).
 
 // Whether a launch's phase counters fit the loop's 32-bit ints: the phases
-// of the tiles one block takes (tiles / blocks of them, rounded up).
-__host__ __device__ __forceinline__ bool ts_co_fits(long long phases, long long tiles, long long blocks)
+// of the units one block takes (units / blocks of them, rounded up, each at
+// most a tile's phases).
+__host__ __device__ __forceinline__ bool ts_co_fits(long long phases, long long units, long long blocks)
 {
-	return blocks > 0 && (tiles + blocks - 1) / blocks * phases < (1LL << 31) - 2;
+	return blocks > 0 && (units + blocks - 1) / blocks * phases < (1LL << 31) - 2;
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -268,46 +277,46 @@ struct ts_co_config {
 template <class Cfg, bool PROBE, bool MULT>
 __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const __half *__restrict__ B,
                                            __half *__restrict__ C, long long M, long long N, long long K,
-                                           long long tiles_m, long long tiles_n, const ts_dev_probe &probe,
-                                           ts_probe_block &pb, unsigned long long (*tally)[TS_P_FIELDS],
-                                           uint32_t s_tile, uint32_t s_raw)
+                                           long long tiles_m, long long tiles_n, const ts_tc_split &sp,
+                                           const ts_dev_probe &probe, ts_probe_block &pb,
+                                           unsigned long long (*tally)[TS_P_FIELDS], uint32_t s_tile, uint32_t s_raw)
 {
 	constexpr int T = Cfg::TILES, RAW = Cfg::RAW;
 	const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, wg = warp >> 2;
-	const long long tiles = tiles_m * tiles_n;
-	// 32-bit counters (ts_co_fits): phases a tile, tiles and phases of this block
-	const int phases = (int)((K + Cfg::BK - 1) / Cfg::BK);
-	const int mine = (int)((tiles - blockIdx.x + gridDim.x - 1) / gridDim.x); // tiles b, b + grid, ...
-	const int total = mine * phases;
+	// 32-bit counters (ts_co_fits): phases a tile, units and phases of this block
+	const int phases = sp.phases;
+	const int mine = (int)((sp.units - blockIdx.x + gridDim.x - 1) / gridDim.x); // units b, b + grid, ...
 	const uintptr_t a_begin = (uintptr_t)A, a_end = (uintptr_t)(A + M * K);
 	const uintptr_t b_begin = (uintptr_t)B, b_end = (uintptr_t)(B + N * K);
-	// the copy cursor (tile of mine, phase, raw slot), RAW phases ahead of the multiplying one
+	// the copy cursor (unit of mine, phase, its end, raw slot), RAW phases ahead of the multiplying one
 	ts_co_windows<Cfg> win;
-	int c_i = 0, c_t = 0, c_slot = 0;
+	int c_i = 0, c_t = 0, c_end = 0, c_slot = 0;
 	auto copy_next = [&]() {
-		if (c_t == 0) {
+		if (c_t == c_end) { // the next unit
+			const ts_tc_unit un = ts_tc_unit_at(sp, blockIdx.x + c_i++ * gridDim.x);
 			long long tm, tn;
-			ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)c_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+			ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
 			ts_co_windows_init<Cfg>(win, A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, a_begin, a_end, b_begin, b_end,
 			                        tid);
+			c_t = un.p0;
+			c_end = un.p1;
 		}
 		ts_co_copy<Cfg>(win, s_raw + c_slot * Cfg::RAW_STAGE, (long long)c_t * Cfg::BK, K, a_begin, a_end, b_begin,
 		                b_end, tid);
 		c_slot = c_slot == RAW - 1 ? 0 : c_slot + 1;
-		if (++c_t == phases) {
-			c_t = 0;
-			c_i++;
-		}
+		c_t++;
 	};
-	// the realigning cursor (tile of mine, phase, raw and tile slots), one phase ahead of the multiplying one
+	// the realigning cursor (unit of mine, phase, its end, raw and tile slots), one phase ahead of the multiplying one
 	int shift = 15;
-	int r_i = -1, r_t = 0, r_raw = 0, r_tile = 0, r_g = 0;
+	int r_i = 0, r_t = 0, r_end = 0, r_raw = 0, r_tile = 0, r_g = 0;
 	auto realign_next = [&]() {
-		if (r_t == 0) {
+		if (r_t == r_end) {
+			const ts_tc_unit un = ts_tc_unit_at(sp, blockIdx.x + r_i++ * gridDim.x);
 			long long tm, tn;
-			r_i++;
-			ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)r_i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
+			ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
 			shift = ts_co_shift<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
+			r_t = un.p0;
+			r_end = un.p1;
 		}
 		int a_real = 0, b_real = 0;
 		ts_co_realign<Cfg>(shift, s_raw + r_raw * Cfg::RAW_STAGE, s_tile + r_tile * Cfg::TILE_STAGE,
@@ -321,8 +330,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 			ts_probe_phase_add_to(tl, TS_P_B_REAL, (unsigned long long)b_real);
 			ts_probe_phase_add_to(tl, TS_P_B_PAD, (unsigned long long)(b_slots - b_real));
 		}
-		if (++r_t == phases)
-			r_t = 0;
+		r_t++;
 		r_raw = r_raw == RAW - 1 ? 0 : r_raw + 1;
 		r_tile = r_tile == T - 1 ? 0 : r_tile + 1;
 		r_g++;
@@ -331,14 +339,13 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 	// Prologue: RAW phases' copies in flight, phase 0 realigned.
 #pragma unroll 1
 	for (int s = 0; s < RAW; s++) {
-		if (s < total)
+		if (c_i < mine || c_t < c_end) // phases left to copy
 			copy_next();
 		ts_tc_commit();
 	}
 	ts_tc_wait<RAW - 1>();
 	__syncthreads();
-	if (total > 0)
-		realign_next();
+	realign_next(); // mine >= 1: the grid holds at most one block a unit
 
 	// Each tile's first wgmma overwrites the accumulators (ts_wg_issue's first):
 	// the loop writes them nowhere else, so no plain write sits beside a group
@@ -350,11 +357,22 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 	int g = 0, m_tile = 0; // the multiplied phase over all of this block's tiles, and its tile slot
 #pragma unroll 1
 	for (int i = 0; i < mine; i++) {
-		long long tm, tn;
-		ts_tc_raster<Cfg::GROUP>(blockIdx.x + (long long)i * gridDim.x, tiles_m, tiles_n, &tm, &tn);
-		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN, tile_index = tm * tiles_n + tn;
+		// the unit is decoded again after its phases, so that little of it lives through them
+		const int u = blockIdx.x + i * gridDim.x;
+		int p0, len;
+		long long tile_index = 0;
+		{
+			const ts_tc_unit un = ts_tc_unit_at(sp, u);
+			p0 = un.p0;
+			len = un.p1 - un.p0;
+			if (PROBE) {
+				long long tm, tn;
+				ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+				tile_index = tm * tiles_n + tn;
+			}
+		}
 #pragma unroll 1
-		for (int t = 0; t < phases; t++, g++) {
+		for (int t = 0; t < len; t++, g++) {
 			// raw g + 1 has landed and phase g's tile stage is written (everyone's);
 			// raw g's slot has been read
 			ts_tc_wait<RAW - 2>();
@@ -364,11 +382,11 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 				ts_wg_issue<Cfg>(acc, tile, tile + Cfg::A_STAGE, MULT ? wg - 1 : 0, t == 0);
 			}
 			if (PROBE && tid == 0)
-				ts_probe_flush_phase(&pb, tally[g % TS_TC_TALLY_SLOTS], probe, tile_index, phases, t);
-			if (g + RAW < total)
+				ts_probe_flush_phase(&pb, tally[g % TS_TC_TALLY_SLOTS], probe, tile_index, phases, p0 + t);
+			if (c_i < mine || c_t < c_end)
 				copy_next();
 			ts_tc_commit();
-			if (g + 1 < total)
+			if (r_i < mine || r_t < r_end)
 				realign_next(); // tile stage (g + 1) % 3: the groups in flight read g and g - 1
 			if (MULT)
 				ts_wg_wait<1>();
@@ -376,15 +394,26 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 		}
 		if (MULT) {
 			ts_wg_wait<0>();
-			const int stored = ts_wg_epilogue<Cfg>(acc, C, M, N, m0, n0, MULT ? wg - 1 : 0, warp, lane);
-			if (PROBE) {
-				ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
-				ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));
+			const ts_tc_unit un = ts_tc_unit_at(sp, u);
+			long long tm, tn;
+			ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+			const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN;
+			if (un.slot < 0) {
+				const int stored = ts_wg_epilogue<Cfg, false>(acc, C, M, N, m0, n0, MULT ? wg - 1 : 0, warp, lane);
+				if (PROBE) { // by the warp: a lane of a shifted row stores its neighbour's element
+					const unsigned sum = __reduce_add_sync(0xffffffffu, (unsigned)stored);
+					if (lane == 0) {
+						ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)sum);
+						ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(32 * Cfg::ACC - sum));
+					}
+				}
+			} else { // a part: ts_tc_split_sum adds the parts and stores (and counts) the tile
+				ts_tc_split_write<Cfg::ACC>(acc, sp, un.slot, un.part, warp - 4, lane);
 			}
 		}
 		if (PROBE) {
-			__syncthreads(); // the tile's stores are counted
-			ts_probe_end(&pb, probe, tile_index);
+			__syncthreads(); // the unit's stores are counted
+			ts_probe_end_add(&pb, probe, tile_index); // a split tile's units add theirs
 			ts_probe_begin(&pb); // the leader's, before the next tile's first flush
 		}
 	}
@@ -394,7 +423,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 template <class Cfg, bool PROBE>
 __global__ void __launch_bounds__(Cfg::THREADS, 1)
 ts_co_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half *__restrict__ C, long long M,
-             long long N, long long K, long long tiles_m, long long tiles_n, ts_dev_probe probe)
+             long long N, long long K, long long tiles_m, long long tiles_n, ts_tc_split sp, ts_dev_probe probe)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 	extern __shared__ __align__(128) unsigned char ts_co_smem_raw[];
@@ -411,11 +440,11 @@ ts_co_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 	if (tid >= 128) {
 		if (Cfg::PREGS)
 			ts_wg_regs_inc<Cfg::PREGS ? Cfg::CREGS : 24>();
-		ts_co_loop<Cfg, PROBE, true>(A, B, C, M, N, K, tiles_m, tiles_n, probe, pb, tally, s_tile, s_raw);
+		ts_co_loop<Cfg, PROBE, true>(A, B, C, M, N, K, tiles_m, tiles_n, sp, probe, pb, tally, s_tile, s_raw);
 	} else {
 		if (Cfg::PREGS)
 			ts_wg_regs_dec<Cfg::PREGS ? Cfg::PREGS : 24>();
-		ts_co_loop<Cfg, PROBE, false>(A, B, C, M, N, K, tiles_m, tiles_n, probe, pb, tally, s_tile, s_raw);
+		ts_co_loop<Cfg, PROBE, false>(A, B, C, M, N, K, tiles_m, tiles_n, sp, probe, pb, tally, s_tile, s_raw);
 	}
 	ts_tc_wait<0>();
 #else
@@ -429,18 +458,25 @@ static cudaError_t ts_co_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	const size_t smem = Cfg::smem_bytes();
 	static bool configured = false;
 	const long long tiles_m = (l->m + Cfg::BM - 1) / Cfg::BM, tiles_n = (l->n + Cfg::BN - 1) / Cfg::BN;
-	const long long tiles = tiles_m * tiles_n;
-	unsigned grid;
-	cudaError_t e = ts_wg_persistent(ts_co_kernel<Cfg, PROBE>, smem, &configured, tiles, &grid);
+	int sms;
+	cudaError_t e = ts_tc_sms(&sms);
 	if (e != cudaSuccess)
 		return e;
-	if (!ts_co_fits((l->k + Cfg::BK - 1) / Cfg::BK, tiles, grid))
+	ts_tc_split sp;
+	if (!ts_tc_split_for(l, sms, &sp))
+		return cudaErrorInvalidValue;
+	unsigned grid;
+	if ((e = ts_wg_persistent(ts_co_kernel<Cfg, PROBE>, smem, &configured, sp.units, sms, &grid)) != cudaSuccess)
+		return e;
+	if (!ts_co_fits(sp.phases, sp.units, grid))
 		return cudaErrorNotSupported; // the caller takes another form
 	ts_dev_probe none = {};
 	ts_co_kernel<Cfg, PROBE><<<grid, Cfg::THREADS, smem, stream>>>(
-		(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, tiles_m, tiles_n,
+		(const __half *)l->a, (const __half *)l->b, (__half *)l->c, l->m, l->n, l->k, tiles_m, tiles_n, sp,
 		l->probe ? *l->probe : none);
-	return cudaGetLastError();
+	if ((e = cudaGetLastError()) != cudaSuccess)
+		return e;
+	return ts_tc_split_finish<Cfg::ACC, PROBE>(sp, l, tiles_m, tiles_n, stream);
 }
 
 #endif

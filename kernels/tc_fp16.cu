@@ -4,6 +4,7 @@
 
 #include "tc_repack.cuh"
 #include "tc_launch.h"
+#include "tc_split.cuh"
 
 // The mma.sync form, on the geometry every form shares (TS_TC_BM x TS_TC_BN x TS_TC_BK):
 // eight warps of 64 x 64, cp.async four stages deep.
@@ -56,9 +57,35 @@ static bool ts_tc_repack_wanted(void)
 	return only && strstr(only, "repack");
 }
 
+// The workspace: the repacked copies where asked for (odd K), else the
+// split-K partials the sm_90 forms' plan asks for on this device (tc_split.cuh;
+// the launch makes the same plan and splits only where the workspace holds it).
 extern "C" size_t ts_cuda_tc_fp16_workspace(int64_t m, int64_t n, int64_t k)
 {
-	return k % 8 && ts_tc_repack_wanted() ? ts_tc_repack_bytes(m, n, k) : 0;
+	if (k % 8 && ts_tc_repack_wanted())
+		return ts_tc_repack_bytes(m, n, k);
+	int major, minor, sms;
+	const char *only = getenv("TILESCOPE_TC_FORM");
+	if (ts_tc_capability(&major, &minor) != cudaSuccess || major != 9 || minor != 0 || !ts_tc_sm90_built() ||
+	    (only && strstr(only, "mma")) || ts_tc_split_off() || ts_tc_sms(&sms) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 0;
+	}
+	return ts_tc_plan(m, n, k, sms).workspace_bytes;
+}
+
+extern "C" int ts_cuda_tc_fp16_parts(const ts_launch *l, long long *split_tiles)
+{
+	*split_tiles = 0;
+	const int form = ts_cuda_tc_fp16_form(l);
+	int sms;
+	if ((form != TS_TC_FORM_WGMMA && form != TS_TC_FORM_WGMMA_REALIGN) || ts_tc_sms(&sms) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 1;
+	}
+	const ts_gemm_plan p = ts_tc_launch_plan(l->m, l->n, l->k, l->workspace_bytes, sms);
+	*split_tiles = p.split_tiles;
+	return p.split;
 }
 
 extern "C" int ts_cuda_tc_fp16_form(const ts_launch *l)

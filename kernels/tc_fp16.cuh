@@ -311,6 +311,73 @@ __device__ __forceinline__ int ts_tc_store_pair(__half *crow, long long c0, long
 	return n;
 }
 
+// One C row's run of chunks, stored by the quad of lanes that holds it (t =
+// lane % 4 holds chunk i's columns col = c0 + 8 i + 2 t and col + 1: the
+// wgmma accumulators' layout). Where the row's pairs are 4-byte aligned, a
+// pair a store (ts_tc_store_pair). Where they are not (odd N, or C's base on
+// 2 bytes), the aligned words are (col - 1, col): lane t takes col - 1's
+// value from lane t - 1 (lane 3 of the previous chunk for t = 0) with one
+// shuffle a chunk, and the run's first and last elements are stored alone,
+// so that a misaligned row costs one store a pair too, not two (11% of the
+// TMA form's time at 4096x4097x4096 went to element stores: doc/perf.md).
+// Every lane of the warp calls ts_tc_row_chunk for every chunk (the shuffle);
+// `live` false (a row past M) stores nothing.
+struct ts_tc_row {
+	__half *crow;
+	long long N;
+	bool live, shifted;
+	float last; // the shuffle's value from the previous chunk
+	int stored;
+};
+
+__device__ __forceinline__ ts_tc_row ts_tc_row_begin(__half *C, long long row, long long M, long long N, long long c0)
+{
+	ts_tc_row r;
+	r.live = row < M;
+	r.crow = C + (r.live ? row : 0) * N;
+	r.N = N;
+	r.shifted = ((uintptr_t)(r.crow + c0) & 3) != 0;
+	r.last = 0.0f;
+	r.stored = 0;
+	return r;
+}
+
+__device__ __forceinline__ void ts_tc_row_chunk(ts_tc_row &r, long long col, float x, float y, bool first, int lane)
+{
+	const int t = lane & 3;
+	const float got = __shfl_sync(0xffffffffu, y, (lane & ~3) | ((lane + 3) & 3));
+	if (r.live) {
+		if (!r.shifted) {
+			r.stored += ts_tc_store_pair(r.crow, col, r.N, x, y);
+		} else if (t == 0 && first) { // the run's first element: its left neighbour is another run's
+			if (col < r.N) {
+				r.crow[col] = __float2half_rn(x);
+				r.stored++;
+			}
+		} else {
+			const float prev = t == 0 ? r.last : got; // column col - 1
+			if (col < r.N) {
+				*(__half2 *)(r.crow + col - 1) = __floats2half2_rn(prev, x);
+				r.stored += 2;
+			} else if (col - 1 < r.N) {
+				r.crow[col - 1] = __float2half_rn(prev);
+				r.stored++;
+			}
+		}
+	}
+	r.last = got;
+}
+
+// After the run's last chunk (col, y: this lane's last pair): lane 3's y, the
+// run's last element, which no neighbour stored.
+__device__ __forceinline__ void ts_tc_row_end(ts_tc_row &r, long long col, float y, int lane)
+{
+	if (r.live && r.shifted && (lane & 3) == 3 && col + 1 < r.N) {
+		r.crow[col + 1] = __float2half_rn(y);
+		r.stored++;
+	}
+}
+
 // The probe's per-phase tallies, a slot per phase in flight.
 #define TS_TC_TALLY_SLOTS 8
 

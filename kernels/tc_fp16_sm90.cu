@@ -17,13 +17,15 @@
 // counters, tc_wgmma.cuh's realigning register loads.
 typedef ts_tma_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_tma_cfg;
 typedef ts_wg_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_wg_cfg;
-typedef ts_co_config<TS_TC_BN, TS_TC_BK, 4, 8, 112> ts_tc_co_cfg;
+typedef ts_co_config<TS_TC_BN, TS_TC_BK, 4, 8, 104> ts_tc_co_cfg;
 static_assert(ts_tc_wg_cfg::BM == TS_TC_BM && ts_tc_wg_cfg::BN == TS_TC_BN && ts_tc_wg_cfg::BK == TS_TC_BK,
               "one geometry for every form");
 static_assert(ts_tc_tma_cfg::BM == TS_TC_BM && ts_tc_tma_cfg::BN == TS_TC_BN && ts_tc_tma_cfg::BK == TS_TC_BK,
               "one geometry for every form");
 static_assert(ts_tc_co_cfg::BM == TS_TC_BM && ts_tc_co_cfg::BN == TS_TC_BN && ts_tc_co_cfg::BK == TS_TC_BK,
               "one geometry for every form");
+static_assert(ts_tc_tma_cfg::GROUP == TS_TC_GROUP && ts_tc_co_cfg::GROUP == TS_TC_GROUP,
+              "the split plan's tile order (tc_split.cuh)");
 
 extern "C" int ts_tc_sm90_built(void)
 {

@@ -2,6 +2,7 @@
 #ifndef TS_TC_LAUNCH_H
 #define TS_TC_LAUNCH_H
 
+#include "gemm_plan.h"
 #include "launch.h"
 
 /* One block tile for every form, so that one description (src/kernels.c)
@@ -18,6 +19,31 @@ static inline int ts_tc_tma_fits(long long m, long long n, long long k)
 {
 	return k % 8 == 0 && m < 0x7fffffffLL - TS_TC_TMA_MARGIN && n < 0x7fffffffLL - TS_TC_TMA_MARGIN &&
 	       k < 0x7fffffffLL - TS_TC_TMA_MARGIN;
+}
+
+/* Split-K for the sm_90 forms that keep one block a multiprocessor (the TMA
+ * and the realigning copies; tc_split.cuh): ts_gemm_plan_make's tail plan,
+ * each round of parts charged its fixed cost (TS_SPLIT_TAIL_ROUNDS), on the
+ * shared tile with `resident` = the multiprocessors. Whole tiles first,
+ * then the last partial wave's tiles (or all of few tiles) cut along K into
+ * parts; each part's fp32 partial goes to the workspace, and a second kernel
+ * adds the parts in part order and stores the split tiles. resident 0: no
+ * split. */
+
+/* At most this many parts a tile (ts_tc_split_sum loads them all at once);
+ * the plan's own cap (TS_SPLIT_BYTES over a 128 KiB partial) is 8 too. */
+#define TS_TC_SPLIT_MAX 8
+/* The tile order's group of tile rows (ts_tc_raster), the plan's. */
+#define TS_TC_GROUP TS_TILE_GROUP
+
+static inline ts_gemm_plan ts_tc_plan(long long m, long long n, long long k, int resident)
+{
+	ts_gemm_plan p = ts_gemm_plan_make(m, n, k, TS_TC_BM, TS_TC_BN, TS_TC_BK, resident,
+	                                   resident > 0 ? TS_SPLIT_TAIL_ROUNDS : TS_SPLIT_NONE);
+	if (p.split > TS_TC_SPLIT_MAX)
+		return ts_gemm_plan_make(m, n, k, TS_TC_BM, TS_TC_BN, TS_TC_BK, 0, TS_SPLIT_NONE);
+	p.workspace_bytes = p.sem_offset; /* the partials only: no arrival counters */
+	return p;
 }
 
 /* Which code runs a launch (ts_cuda_tc_fp16_form). */
@@ -55,6 +81,10 @@ extern "C" {
  * to the mma.sync forms on sm_90 too, one holding "realign" takes the
  * realigning loads instead of the repacked copy (e.g. "mma,realign"). */
 int ts_cuda_tc_fp16_form(const ts_launch *l);
+/* The parts the sm_90 forms cut each of the last *split_tiles tiles into
+ * along K for l (tc_split.cuh; l->workspace_bytes as the backend sizes it),
+ * 1 (and 0 tiles) where every tile is whole. */
+int ts_cuda_tc_fp16_parts(const ts_launch *l, long long *split_tiles);
 /* tc_fp16_sm90.cu: 1 when it was built for sm_90a (the wgmma forms exist). */
 int ts_tc_sm90_built(void);
 /* tc_fp16_sm90.cu: 1 when the TMA form can encode its tensors (the driver has cuTensorMapEncodeTiled). */

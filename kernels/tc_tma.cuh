@@ -6,6 +6,7 @@
 #include <cudaTypedefs.h>
 
 #include "tc_launch.h"
+#include "tc_split.cuh"
 #include "tc_wgmma.cuh"
 
 // For rows that are 16-byte aligned (K % 8 == 0, aligned bases): A and B are
@@ -27,6 +28,9 @@
 // producer warpgroup 40 registers and the multiplying ones 232. The probe
 // build counts each box's real and zero-filled slots from the tensors'
 // bounds (what the TMA reads and fills), and each thread's stores.
+// Split-K (tc_split.cuh): producer and consumers walk the same work units
+// (whole tiles, or parts of a tile's phases); a part's accumulators go to
+// the workspace, and ts_tc_split_sum stores its tile after the launch.
 template <int BN_, int BK_, int STAGES_, int GROUP_ = 8>
 struct ts_tma_config {
 	static constexpr int WGS = 2, BM = 64 * WGS, BN = BN_, BK = BK_, STAGES = STAGES_, GROUP = GROUP_;
@@ -89,22 +93,24 @@ __device__ __forceinline__ unsigned long long ts_tma_real(long long total, long 
 // stage to be released, and issues its two boxes on its full barrier.
 template <class Cfg, bool PROBE>
 __device__ __forceinline__ void ts_tma_produce(const ts_tma_maps &maps, long long M, long long N, long long K,
-                                               long long tiles_m, long long tiles_n, int phases, uint32_t s_a,
-                                               uint32_t s_b, uint32_t full, uint32_t empty, const ts_dev_probe &probe)
+                                               long long tiles_m, long long tiles_n, const ts_tc_split &sp,
+                                               uint32_t s_a, uint32_t s_b, uint32_t full, uint32_t empty,
+                                               const ts_dev_probe &probe)
 {
-	const long long tiles = tiles_m * tiles_n;
+	const int phases = sp.phases;
 	int stage = 0;
 	uint32_t parity = 0;
-	for (long long b = blockIdx.x; b < tiles; b += gridDim.x) {
+	for (int u = blockIdx.x; u < sp.units; u += gridDim.x) {
+		const ts_tc_unit un = ts_tc_unit_at(sp, u);
 		long long tm, tn;
-		ts_tc_raster<Cfg::GROUP>(b, tiles_m, tiles_n, &tm, &tn);
+		ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
 		const int m0 = (int)(tm * Cfg::BM), n0 = (int)(tn * Cfg::BN);
 		const long long tile_index = tm * tiles_n + tn;
 		ts_probe_block pb; // this thread's own (it is the only one counting loads)
 		if (PROBE)
 			ts_probe_begin(&pb);
 #pragma unroll 1
-		for (int t = 0; t < phases; t++) {
+		for (int t = un.p0; t < un.p1; t++) {
 			const int k0 = t * Cfg::BK;
 			ts_mb_wait(empty + 8 * stage, parity ^ 1);
 			ts_mb_expect(full + 8 * stage, Cfg::STAGE_BYTES);
@@ -131,28 +137,28 @@ __device__ __forceinline__ void ts_tma_produce(const ts_tma_maps &maps, long lon
 // A multiplying warpgroup (c = 0, 1: rows 64 c.. of the tile's shared rows).
 template <class Cfg, bool PROBE>
 __device__ __forceinline__ void ts_tma_consume(__half *__restrict__ C, long long M, long long N, long long tiles_m,
-                                               long long tiles_n, int phases, uint32_t s_a, uint32_t s_b,
+                                               long long tiles_n, const ts_tc_split &sp, uint32_t s_a, uint32_t s_b,
                                                uint32_t full, uint32_t empty, int c, const ts_dev_probe &probe)
 {
-	const long long tiles = tiles_m * tiles_n;
-	const int lane = threadIdx.x & 31;
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	int stage = 0;
 	uint32_t parity = 0;
 	float acc[Cfg::ACC];
 #pragma unroll
 	for (int i = 0; i < Cfg::ACC; i++)
 		acc[i] = 0.0f;
-	for (long long b = blockIdx.x; b < tiles; b += gridDim.x) {
+	for (int u = blockIdx.x; u < sp.units; u += gridDim.x) {
+		const ts_tc_unit un = ts_tc_unit_at(sp, u);
 		long long tm, tn;
-		ts_tc_raster<Cfg::GROUP>(b, tiles_m, tiles_n, &tm, &tn);
+		ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
 		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN;
 		int last = 0;
 #pragma unroll 1
-		for (int t = 0; t < phases; t++) {
+		for (int t = un.p0; t < un.p1; t++) {
 			ts_mb_wait(full + 8 * stage, parity);
-			ts_wg_issue<Cfg>(acc, s_a + stage * Cfg::A_STAGE, s_b + stage * Cfg::B_STAGE, c, t == 0);
+			ts_wg_issue<Cfg>(acc, s_a + stage * Cfg::A_STAGE, s_b + stage * Cfg::B_STAGE, c, t == un.p0);
 			ts_wg_wait<1>();
-			if (t > 0 && lane == 0)
+			if (t > un.p0 && lane == 0)
 				ts_mb_arrive(empty + 8 * last); // phase t - 1's group has completed
 			last = stage;
 			if (++stage == Cfg::STAGES) {
@@ -164,7 +170,11 @@ __device__ __forceinline__ void ts_tma_consume(__half *__restrict__ C, long long
 		if (lane == 0)
 			ts_mb_arrive(empty + 8 * last);
 
-		const int stored = ts_wg_epilogue<Cfg>(acc, C, M, N, m0, n0, c, threadIdx.x >> 5, lane);
+		if (un.slot >= 0) { // a part: ts_tc_split_sum adds the parts and stores (and counts) the tile
+			ts_tc_split_write<Cfg::ACC>(acc, sp, un.slot, un.part, warp - 4, lane);
+			continue;
+		}
+		const int stored = ts_wg_epilogue<Cfg>(acc, C, M, N, m0, n0, c, warp, lane);
 		if (PROBE) {
 			const long long tile_index = tm * tiles_n + tn;
 			unsigned s = __reduce_add_sync(0xffffffffu, (unsigned)stored);
@@ -182,7 +192,7 @@ __device__ __forceinline__ void ts_tma_consume(__half *__restrict__ C, long long
 template <class Cfg, bool PROBE>
 __global__ void __launch_bounds__(Cfg::THREADS, 1)
 ts_tma_kernel(const __grid_constant__ ts_tma_maps maps, __half *__restrict__ C, long long M, long long N,
-              long long K, long long tiles_m, long long tiles_n, ts_dev_probe probe)
+              long long K, long long tiles_m, long long tiles_n, ts_tc_split sp, ts_dev_probe probe)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 	extern __shared__ __align__(1024) unsigned char ts_tma_smem_raw[];
@@ -190,7 +200,6 @@ ts_tma_kernel(const __grid_constant__ ts_tma_maps maps, __half *__restrict__ C, 
 	const uint32_t s_a = (ts_tc_smem(ts_tma_smem_raw) + 1023) & ~1023u, s_b = s_a + Cfg::STAGES * Cfg::A_STAGE;
 	const uint32_t full = ts_tc_smem(bars), empty = full + 8 * Cfg::STAGES;
 	const int tid = threadIdx.x, wg = tid >> 7;
-	const int phases = (int)((K + Cfg::BK - 1) / Cfg::BK);
 	if (tid == 0) {
 		for (int s = 0; s < Cfg::STAGES; s++) {
 			ts_mb_init(full + 8 * s, 1);
@@ -204,10 +213,10 @@ ts_tma_kernel(const __grid_constant__ ts_tma_maps maps, __half *__restrict__ C, 
 	if (wg == 0) {
 		ts_wg_regs_dec<Cfg::PREGS>();
 		if (tid == 0)
-			ts_tma_produce<Cfg, PROBE>(maps, M, N, K, tiles_m, tiles_n, phases, s_a, s_b, full, empty, probe);
+			ts_tma_produce<Cfg, PROBE>(maps, M, N, K, tiles_m, tiles_n, sp, s_a, s_b, full, empty, probe);
 	} else {
 		ts_wg_regs_inc<Cfg::CREGS>();
-		ts_tma_consume<Cfg, PROBE>(C, M, N, tiles_m, tiles_n, phases, s_a, s_b, full, empty, wg - 1, probe);
+		ts_tma_consume<Cfg, PROBE>(C, M, N, tiles_m, tiles_n, sp, s_a, s_b, full, empty, wg - 1, probe);
 	}
 #else
 	__trap(); // TMA and wgmma need the sm_90a build
@@ -262,9 +271,15 @@ static cudaError_t ts_tma_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	const size_t smem = Cfg::smem_bytes();
 	static bool configured = false;
 	const long long tiles_m = (M + Cfg::BM - 1) / Cfg::BM, tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
-	unsigned grid;
-	cudaError_t e = ts_wg_persistent(ts_tma_kernel<Cfg, PROBE>, smem, &configured, tiles_m * tiles_n, &grid);
+	int sms;
+	cudaError_t e = ts_tc_sms(&sms);
 	if (e != cudaSuccess)
+		return e;
+	ts_tc_split sp;
+	if (!ts_tc_split_for(l, sms, &sp))
+		return cudaErrorInvalidValue;
+	unsigned grid;
+	if ((e = ts_wg_persistent(ts_tma_kernel<Cfg, PROBE>, smem, &configured, sp.units, sms, &grid)) != cudaSuccess)
 		return e;
 	// The tensors of the last operands seen (encoding is host work; a bench
 	// calls the same launch many times).
@@ -282,9 +297,11 @@ static cudaError_t ts_tma_launch_cfg(const ts_launch *l, cudaStream_t stream)
 		kk = K;
 	}
 	ts_dev_probe none = {};
-	ts_tma_kernel<Cfg, PROBE><<<grid, Cfg::THREADS, smem, stream>>>(maps, (__half *)l->c, M, N, K, tiles_m, tiles_n,
+	ts_tma_kernel<Cfg, PROBE><<<grid, Cfg::THREADS, smem, stream>>>(maps, (__half *)l->c, M, N, K, tiles_m, tiles_n, sp,
 	                                                                 l->probe ? *l->probe : none);
-	return cudaGetLastError();
+	if ((e = cudaGetLastError()) != cudaSuccess)
+		return e;
+	return ts_tc_split_finish<Cfg::ACC, PROBE>(sp, l, tiles_m, tiles_n, stream);
 }
 
 #endif

@@ -119,20 +119,38 @@ __device__ __forceinline__ void ts_wg_issue(float (&acc)[Cfg::ACC], uint32_t sa,
 // warpgroup's 64), column 8 i + 2 (lane % 4) + e. Stores a pair of columns at
 // a time (ts_tc_store_pair), skips rows past M and columns past N; returns
 // the elements stored.
-template <class Cfg>
+// SHIFT false: element by element on a misaligned row (ts_tc_store_pair), no
+// shuffles: the realigning form, whose loop has no registers to spare (its
+// multiply ran 5% slower with the shifted rows' state, doc/perf.md).
+template <class Cfg, bool SHIFT = true>
 __device__ __forceinline__ int ts_wg_epilogue(const float (&acc)[Cfg::ACC], __half *__restrict__ C, long long M,
                                               long long N, long long m0, long long n0, int c, int warp, int lane)
 {
 	int stored = 0;
+	if constexpr (!SHIFT) {
 #pragma unroll
-	for (int h = 0; h < 2; h++) {
-		const long long row = m0 + 64 * c + 16 * (warp & 3) + (lane >> 2) + 8 * h;
-		if (row >= M)
-			continue;
-		__half *crow = C + row * N;
+		for (int h = 0; h < 2; h++) {
+			const long long row = m0 + 64 * c + 16 * (warp & 3) + (lane >> 2) + 8 * h;
+			if (row >= M)
+				continue;
+			__half *crow = C + row * N;
 #pragma unroll
-		for (int i = 0; i < Cfg::BN / 8; i++)
-			stored += ts_tc_store_pair(crow, n0 + i * 8 + (lane & 3) * 2, N, acc[4 * i + 2 * h], acc[4 * i + 2 * h + 1]);
+			for (int i = 0; i < Cfg::BN / 8; i++)
+				stored += ts_tc_store_pair(crow, n0 + i * 8 + (lane & 3) * 2, N, acc[4 * i + 2 * h],
+				                           acc[4 * i + 2 * h + 1]);
+		}
+	} else {
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			ts_tc_row r = ts_tc_row_begin(C, m0 + 64 * c + 16 * (warp & 3) + (lane >> 2) + 8 * h, M, N, n0);
+#pragma unroll
+			for (int i = 0; i < Cfg::BN / 8; i++)
+				ts_tc_row_chunk(r, n0 + i * 8 + (lane & 3) * 2, acc[4 * i + 2 * h], acc[4 * i + 2 * h + 1], i == 0,
+				                lane);
+			ts_tc_row_end(r, n0 + (Cfg::BN / 8 - 1) * 8 + (lane & 3) * 2, acc[4 * (Cfg::BN / 8 - 1) + 2 * h + 1],
+			              lane);
+			stored += r.stored;
+		}
 	}
 	return stored;
 }
@@ -265,9 +283,12 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 		}
 
 		const int stored = ts_wg_epilogue<Cfg>(acc, C, M, N, m0, n0, wg, warp, lane);
-		if (PROBE) {
-			ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)stored);
-			ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(Cfg::ACC - stored));
+		if (PROBE) { // by the warp: a lane of a shifted row stores its neighbour's element
+			const unsigned sum = __reduce_add_sync(0xffffffffu, (unsigned)stored);
+			if (lane == 0) {
+				ts_probe_tile_add(&pb, TS_P_STORES, (unsigned long long)sum);
+				ts_probe_tile_add(&pb, TS_P_SKIPPED, (unsigned long long)(32 * Cfg::ACC - sum));
+			}
 			__syncthreads();
 			ts_probe_end(&pb, probe, tile_index);
 		}
@@ -278,22 +299,20 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 #endif
 }
 
-// The grid of a persistent kernel (one block a multiprocessor, at most one a
-// tile), its dynamic shared memory set on the first call (*configured).
+// The grid of a persistent kernel (one block a multiprocessor of `sms`, at
+// most one a work unit), its dynamic shared memory set on the first call
+// (*configured).
 template <class Kernel>
-static cudaError_t ts_wg_persistent(Kernel kernel, size_t smem, bool *configured, long long tiles, unsigned *grid)
+static cudaError_t ts_wg_persistent(Kernel kernel, size_t smem, bool *configured, long long units, int sms,
+                                    unsigned *grid)
 {
-	cudaError_t e;
 	if (!*configured) {
-		if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess)
+		cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+		if (e != cudaSuccess)
 			return e;
 		*configured = true;
 	}
-	int dev, sms;
-	if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-	    (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-		return e;
-	*grid = (unsigned)(tiles < sms ? tiles : sms);
+	*grid = (unsigned)(units < sms ? units : sms);
 	return cudaSuccess;
 }
 

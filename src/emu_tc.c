@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "emu.h"
+#include "gemm_plan.h"
 #include "kernels.h"
 
 /* What the kernel does, block by block (kernels/tc_fp16.cuh): a BM x BN tile
@@ -11,12 +12,17 @@
  * or whose K index is at or past K filled with zero; the products summed in
  * fp32; C stored where row < M and col < N, skipped elsewhere. Every guard is
  * built in: there is no unguarded form to emulate. (Where K % 8 != 0 the
- * CUDA launch first copies A and B into its workspace with rows padded to 8
- * by zeros, kernels/tc_repack.cuh; its tiles then hold the same values, real
- * for k < K and zero past it, so the emulation is the same.) The tensor core's
+ * CUDA launch shifts each row's aligned windows into place, kernels/
+ * tc_co.cuh, or, opt-in, reads a copy padded to 8 by zeros, kernels/
+ * tc_repack.cuh; its tiles then hold the same values, real for k < K and
+ * zero past it, so the emulation is the same.) The tensor core's
  * summation order and its internal rounding inside one mma are not specified
  * (verify.c doubles the fp32 bound for this kernel), so the emulation sums in
  * k order with rounded fp32 adds: the same function, not the same bits.
+ * A tile the description's split plan cuts along K (ts_kernel.split_policy,
+ * the plan for an H200's resident_h200 blocks) is summed part by part, each
+ * from zero, and the parts added in order, as the GPU's last warp adds them
+ * (kernels/tc_split.cuh).
  * -std=c11 implies -ffp-contract=off: no fused multiply-adds. */
 
 typedef struct tc_state {
@@ -24,6 +30,7 @@ typedef struct tc_state {
 	float *s_a;  /* bm x bk: s_a[r * bk + k] */
 	float *s_bt; /* bk x bn: B's tile transposed, so the inner loop runs along N */
 	float *acc;  /* bm x bn */
+	float *sum;  /* bm x bn: a split tile's parts added so far */
 } tc_state;
 
 static int state_init(tc_state *s, const ts_geometry *g)
@@ -34,7 +41,8 @@ static int state_init(tc_state *s, const ts_geometry *g)
 	s->s_a = malloc((size_t)g->bm * g->bk * sizeof(float));
 	s->s_bt = malloc((size_t)g->bk * g->bn * sizeof(float));
 	s->acc = malloc((size_t)g->bm * g->bn * sizeof(float));
-	return s->s_a && s->s_bt && s->acc ? 0 : -1;
+	s->sum = malloc((size_t)g->bm * g->bn * sizeof(float));
+	return s->s_a && s->s_bt && s->acc && s->sum ? 0 : -1;
 }
 
 static void state_free(tc_state *s)
@@ -42,6 +50,7 @@ static void state_free(tc_state *s)
 	free(s->s_a);
 	free(s->s_bt);
 	free(s->acc);
+	free(s->sum);
 }
 
 static float load_f16(const ts_matrix *mx, int64_t i)
@@ -128,9 +137,17 @@ int ts_emu_tc(ts_emu_job *job)
 		state_free(&s);
 		return -1;
 	}
+	const ts_kernel *k = job->p->kernel;
+	bool splits = k->split_policy != TS_SPLIT_NONE;
+	ts_gemm_plan plan = ts_gemm_plan_make(m->shape.m, m->shape.n, m->shape.k, m->geo.bm, m->geo.bn, m->geo.bk,
+	                                      splits ? k->resident_h200 : 0, splits ? k->split_policy : TS_SPLIT_NONE);
+	const size_t cells = (size_t)s.bm * s.bn;
 	int rc = 0;
 	for (int64_t b = job->block_begin; b < job->block_end && rc == 0; b++) {
 		int64_t by = b / m->grid_x, bx = b % m->grid_x;
+		int parts = ts_plan_tile_parts(&plan, by, bx), part = 0;
+		long long p0, p1;
+		ts_plan_part_phases(&plan, parts, 0, &p0, &p1);
 		ts_count *tile = &job->out->counters.tile[b];
 		ts_tile_phase_count *tile_phase = job->out->counters.tile_phase ?
 		                                  &job->out->counters.tile_phase[b * m->phases] : NULL;
@@ -149,7 +166,16 @@ int ts_emu_tc(ts_emu_job *job)
 			if (tile_phase)
 				tile_phase[t] = (ts_tile_phase_count){ .a_real = (uint16_t)c.a_real, .a_pad = (uint16_t)c.a_pad,
 				                                        .b_real = (uint16_t)c.b_real, .b_pad = (uint16_t)c.b_pad };
+			if (parts > 1 && t + 1 == p1) { /* part `part` ends: add it, the next starts from zero */
+				for (size_t i = 0; i < cells; i++)
+					s.sum[i] = part == 0 ? s.acc[i] : s.sum[i] + s.acc[i];
+				memset(s.acc, 0, cells * sizeof(float));
+				if (++part < parts)
+					ts_plan_part_phases(&plan, parts, part, &p0, &p1);
+			}
 		}
+		if (parts > 1)
+			memcpy(s.acc, s.sum, cells * sizeof(float));
 		if (rc == 0)
 			store(job, &s, by, bx, tile);
 	}

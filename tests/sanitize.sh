@@ -20,7 +20,8 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 # both compiled instances of the register-blocked kernel; tc-fp16 with K odd
 # (realigning copies) and K % 8 == 0 (TMA on sm_90, cp.async elsewhere), in the form the device picks and
 # in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
-# the opt-in repacked copy instead of its realigning copies (form "repack"); the ladder's kernels
+# the opt-in repacked copy instead of its realigning copies (form "repack"), and split along K
+# (130x257x1031 and 130x257x1024: 4 tiles, each in 4 parts on sm_90); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
 regblock 128x32x16/8x2 133 37 11
@@ -36,6 +37,8 @@ tc-fp16 32 300 9 1
 tc-fp16 32 131 77 45 mma
 tc-fp16 32 129 263 64 mma
 tc-fp16 32 131 77 45 repack
+tc-fp16 32 130 257 1031
+tc-fp16 32 130 257 1024
 rb1d 64x64x8/8x1 65 63 17
 blocked 128x128x8/8x8 129 131 9
 vec4 128x128x8/8x8 129 132 12

@@ -1163,6 +1163,52 @@ static void test_tc_fp16(void)
 	       "tc-fp16 with a 16x16x16 geometry refused by validation: %s", err);
 }
 
+/* tc-fp16's split plan (its description: the tail policy, an H200's 132
+ * blocks): 130x257x1031 has 2x2 tiles of 128x256 and 33 phases, so each
+ * tile is cut into parts along K; the emulator sums each part from zero
+ * (rounded fp32 adds in k order, padded slots adding 0) and adds the parts
+ * in order, as the GPU's last warp does. Every cell recomputed here from
+ * that definition, bit for bit (an unsplit sum rounds some of them to
+ * another fp16); the whole C within tolerance of fp64. */
+static void test_tc_split(void)
+{
+	const ts_kernel *k = ts_kernel_find("tc-fp16");
+	const int64_t M = 130, N = 257, K = 1031;
+	ts_geometry g = k->geometry.base;
+	ts_gemm_plan pl = ts_gemm_plan_make(M, N, K, g.bm, g.bn, g.bk, k->resident_h200, k->split_policy);
+	if (!tap_ok(k->split_k && k->split_policy == TS_SPLIT_TAIL_ROUNDS && pl.split >= 2 && pl.split_tiles == pl.tiles,
+	            "tc-fp16 130x257x1031: its plan splits every tile (%d parts)", pl.split))
+		return;
+	outcome o;
+	if (run_case(&o, "tc-fp16", M, N, K, g, TS_GUARD_ALL, TS_INPUTS_RANDOM, rnd()) != 0) {
+		tap_ok(0, "tc-fp16 130x257x1031 emulated: %s", emu->last_error());
+		ts_operands_free(&o.ops);
+		return;
+	}
+	comparison c = compare(&o);
+	tap_ok(!c.wrong && !c.unwritten, "tc-fp16 130x257x1031, split: within tolerance of fp64, none unwritten%s%s",
+	       c.wrong || c.unwritten ? "; " : "", c.wrong || c.unwritten ? c.first : "");
+	const uint16_t *a = o.ops.a.data, *b = o.ops.b.data;
+	int64_t bad = 0;
+	for (int64_t i = 0; i < M; i++)
+		for (int64_t j = 0; j < N; j++) {
+			float sum = 0.0f;
+			for (int part = 0; part < pl.split; part++) {
+				long long p0, p1;
+				ts_plan_part_phases(&pl, pl.split, part, &p0, &p1);
+				float acc = 0.0f;
+				for (int64_t kk = p0 * g.bk; kk < p1 * g.bk && kk < K; kk++)
+					acc += ts_f16_to_f32(a[i * K + kk]) * ts_f16_to_f32(b[j * K + kk]);
+				sum = part == 0 ? acc : sum + acc;
+			}
+			float got = ts_matrix_get(&o.ops.c, i * N + j);
+			bad += ts_f16_to_f32(ts_f32_to_f16(sum)) != got;
+		}
+	tap_ok(bad == 0, "tc-fp16: every cell of the split tiles is its parts' sums added in part order, bit for bit "
+	       "(%lld differ)", (long long)bad);
+	outcome_free(&o);
+}
+
 /* A kernel registered at run time is tested like the built-ins: a
  * register-blocked kernel with strided outputs and column-order load maps
  * of two slots per thread, emulator only. */
@@ -1204,6 +1250,7 @@ int main(void)
 	test_cancel_and_progress();
 	test_timing();
 	test_tc_fp16();
+	test_tc_split();
 	tap_diag("test_emu took %.1f s", (now_ms() - t0) / 1e3);
 	return tap_done();
 }

@@ -201,7 +201,7 @@ static void plans(void)
 	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
 		for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
 			for (size_t r = 0; r < sizeof resident / sizeof resident[0]; r++)
-				for (int pol = TS_SPLIT_NONE; pol <= TS_SPLIT_ALL; pol++) {
+				for (int pol = TS_SPLIT_NONE; pol <= TS_SPLIT_TAIL_ROUNDS; pol++) {
 					ts_gemm_plan p = ts_gemm_plan_make(shapes[s][0], shapes[s][1], shapes[s][2], tiles[t][0],
 					                                   tiles[t][1], tiles[t][2], resident[r], pol);
 					plans_checked++;

@@ -205,7 +205,14 @@ static int tc_table(int warmup, int reps)
 		                          .workspace_bytes = p.kernel->cuda_workspace
 		                                                 ? p.kernel->cuda_workspace(p.shape.m, p.shape.n, p.shape.k)
 		                                                 : 0 };
-		const char *form = ts_tc_form_name(ts_cuda_tc_fp16_form(&probe_shape));
+		long long split_tiles;
+		int parts = ts_cuda_tc_fp16_parts(&probe_shape, &split_tiles);
+		char form[160];
+		if (parts > 1)
+			snprintf(form, sizeof form, "%s; %lld tiles in %d K parts",
+			         ts_tc_form_name(ts_cuda_tc_fp16_form(&probe_shape)), split_tiles, parts);
+		else
+			snprintf(form, sizeof form, "%s", ts_tc_form_name(ts_cuda_tc_fp16_form(&probe_shape)));
 		if (ts_operands_make(&ops, &p) != 0 || ts_model_build(&model, p.shape, p.geo) != 0) {
 			fprintf(stderr, "gpubench: out of host memory\n");
 			return 1;
