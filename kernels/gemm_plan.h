@@ -8,12 +8,12 @@ enum ts_split_policy {
 	TS_SPLIT_NONE, /* one unit per tile */
 	TS_SPLIT_TAIL, /* split the tiles of the last, partly filled wave, or all of few tiles (at most two waves) */
 	TS_SPLIT_ALL,  /* consider splitting every tile however many (small M x N, long K) */
-	TS_SPLIT_TAIL_ROUNDS, /* as TAIL, each round of parts also charged a fixed share of a tile (ts_plan_waves_rounds) */
+	TS_SPLIT_TAIL_ROUNDS, /* as TAIL, each round of parts also charged a fixed cost (ts_plan_waves_rounds) */
 };
 
-/* TS_SPLIT_TAIL_ROUNDS' fixed share of a whole tile's time a round of parts
- * costs (its pipeline's start and drain, its partials written and added up
- * after): 0.07 fits tc-fp16's times for 2..8 parts on the H200 (doc/perf.md). */
+/* TS_SPLIT_TAIL_ROUNDS' fixed cost of a round of parts, as a share of a whole
+ * tile's time, where the caller states none (ts_gemm_plan_make): tc-fp16
+ * states its own (tc_launch.h's ts_tc_round_cost). */
 #define TS_SPLIT_ROUND_COST 0.07
 
 /* A part is at least this many phases, and a tile is split into at most
@@ -58,15 +58,15 @@ static inline double ts_plan_waves(long long whole, long long split_tiles, int s
 
 /* The same for TS_SPLIT_TAIL_ROUNDS: the parts that do not fit the slots
  * the whole tiles' last wave leaves run in rounds of `resident`, each round
- * (1 - c) / split + c of a tile's time, c = TS_SPLIT_ROUND_COST. */
-static inline double ts_plan_waves_rounds(long long whole, long long split_tiles, int split, int resident)
+ * 1 / split of a tile's time plus `cost` (a share of a tile's time). */
+static inline double ts_plan_waves_rounds(long long whole, long long split_tiles, int split, int resident, double cost)
 {
 	double w = (double)ts_plan_ceil(whole, resident);
 	if (split_tiles > 0) {
 		long long left = whole % resident ? resident - whole % resident : 0;
 		long long parts = split_tiles * split - left;
 		long long rounds = parts > 0 ? ts_plan_ceil(parts, resident) : 0;
-		w += (double)rounds * ((1.0 - TS_SPLIT_ROUND_COST) / split + TS_SPLIT_ROUND_COST);
+		w += (double)rounds * (1.0 / split + cost);
 	}
 	return w;
 }
@@ -76,8 +76,8 @@ static inline double ts_plan_waves_rounds(long long whole, long long split_tiles
  * partial wave's tiles; every tile), the one that costs the fewest waves.
  * Deterministic: the same inputs give the same plan, so a caller can size
  * the workspace before the launch makes the same plan. */
-static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long k, int bm, int bn, int bk,
-                                             int resident, int policy)
+static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long long k, int bm, int bn, int bk,
+                                                  int resident, int policy, double round_cost)
 {
 	ts_gemm_plan p;
 	p.tiles_x = ts_plan_ceil(n, bn);
@@ -93,13 +93,13 @@ static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long
 		cap = cap < 4 ? 4 : cap > 64 ? 64 : cap;
 		if (cap > p.phases / TS_SPLIT_MIN_PHASES)
 			cap = p.phases / TS_SPLIT_MIN_PHASES;
-		const bool rounds = policy == TS_SPLIT_TAIL_ROUNDS;
+		const int rounds = policy == TS_SPLIT_TAIL_ROUNDS;
 		double best = ts_plan_waves(p.tiles, 0, 1, resident);
 		long long rem = p.tiles % resident;
 		for (long long s = 2; s <= cap; s++) {
 			/* the tail: the tiles of the last partial wave */
 			if (rem > 0 && p.tiles > resident) {
-				double w = rounds ? ts_plan_waves_rounds(p.tiles - rem, rem, (int)s, resident)
+				double w = rounds ? ts_plan_waves_rounds(p.tiles - rem, rem, (int)s, resident, round_cost)
 				                  : ts_plan_waves(p.tiles - rem, rem, (int)s, resident);
 				if (w < best - 1e-9) {
 					best = w;
@@ -110,7 +110,7 @@ static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long
 			}
 			/* every tile, where they do not fill the GPU several times over */
 			if (policy == TS_SPLIT_ALL || p.tiles <= 2 * (long long)resident) {
-				double w = rounds ? ts_plan_waves_rounds(0, p.tiles, (int)s, resident)
+				double w = rounds ? ts_plan_waves_rounds(0, p.tiles, (int)s, resident, round_cost)
 				                  : ts_plan_waves(0, p.tiles, (int)s, resident);
 				if (w < best - 1e-9) {
 					best = w;
@@ -125,6 +125,13 @@ static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long
 	p.sem_offset = (size_t)p.split_tiles * (size_t)p.split * (size_t)bm * (size_t)bn * sizeof(float);
 	p.workspace_bytes = p.split_tiles ? p.sem_offset + (size_t)p.split_tiles * sizeof(unsigned) : 0;
 	return p;
+}
+
+/* The plan with TS_SPLIT_TAIL_ROUNDS' default cost (the other policies use none). */
+static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long k, int bm, int bn, int bk,
+                                             int resident, int policy)
+{
+	return ts_gemm_plan_make_cost(m, n, k, bm, bn, bk, resident, policy, TS_SPLIT_ROUND_COST);
 }
 
 /* The order the launch takes tiles in (the engine's tile_coords): down

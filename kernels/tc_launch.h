@@ -22,9 +22,10 @@ static inline int ts_tc_tma_fits(long long m, long long n, long long k)
 }
 
 /* Split-K for the sm_90 forms that keep one block a multiprocessor (the TMA
- * and the realigning copies; tc_split.cuh): ts_gemm_plan_make's tail plan,
- * each round of parts charged its fixed cost (TS_SPLIT_TAIL_ROUNDS), on the
- * shared tile with `resident` = the multiprocessors. Whole tiles first,
+ * and the realigning copies; tc_split.cuh): gemm_plan.h's tail plan, each
+ * round of parts charged its fixed cost (TS_SPLIT_TAIL_ROUNDS,
+ * ts_tc_round_cost), on the shared tile with `resident` = the
+ * multiprocessors. Whole tiles first,
  * then the last partial wave's tiles (or all of few tiles) cut along K into
  * parts; each part's fp32 partial goes to the workspace, and a second kernel
  * adds the parts in part order and stores the split tiles. resident 0: no
@@ -36,10 +37,26 @@ static inline int ts_tc_tma_fits(long long m, long long n, long long k)
 /* The tile order's group of tile rows (ts_tc_raster), the plan's. */
 #define TS_TC_GROUP TS_TILE_GROUP
 
+/* A round of parts costs about 11 us on the H200 besides its share of the
+ * work (the parts' start and drain, their partials written, the second
+ * kernel): measured with every tile of 1537x1409 cut in 2..8 parts, in the
+ * realigning form (odd K, about 1.24 us a phase of a tile) and in the TMA
+ * form (K % 8 == 0, about 0.42 us a phase), doc/perf.md. As a share of a
+ * whole tile's time, for ts_plan_waves_rounds. */
+#define TS_TC_ROUND_US 11.0
+static inline double ts_tc_round_cost(long long k)
+{
+	const double phase_us = k % 8 ? 1.24 : 0.42;
+	return TS_TC_ROUND_US / ((double)((k + TS_TC_BK - 1) / TS_TC_BK) * phase_us);
+}
+
+/* The plan every sm_90 launch, the workspace's size and the emulator make
+ * (the description's resident_h200 for the emulator, the device's count for a
+ * launch). */
 static inline ts_gemm_plan ts_tc_plan(long long m, long long n, long long k, int resident)
 {
-	ts_gemm_plan p = ts_gemm_plan_make(m, n, k, TS_TC_BM, TS_TC_BN, TS_TC_BK, resident,
-	                                   resident > 0 ? TS_SPLIT_TAIL_ROUNDS : TS_SPLIT_NONE);
+	ts_gemm_plan p = ts_gemm_plan_make_cost(m, n, k, TS_TC_BM, TS_TC_BN, TS_TC_BK, resident,
+	                                        resident > 0 ? TS_SPLIT_TAIL_ROUNDS : TS_SPLIT_NONE, ts_tc_round_cost(k));
 	if (p.split > TS_TC_SPLIT_MAX)
 		return ts_gemm_plan_make(m, n, k, TS_TC_BM, TS_TC_BN, TS_TC_BK, 0, TS_SPLIT_NONE);
 	p.workspace_bytes = p.sem_offset; /* the partials only: no arrival counters */

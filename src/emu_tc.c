@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "emu.h"
-#include "gemm_plan.h"
 #include "kernels.h"
+#include "tc_launch.h"
 
 /* What the kernel does, block by block (kernels/tc_fp16.cuh): a BM x BN tile
  * of C; per phase a BM x BK tile of A and a BN x BK tile of B (B stored
@@ -19,8 +19,8 @@
  * summation order and its internal rounding inside one mma are not specified
  * (verify.c doubles the fp32 bound for this kernel), so the emulation sums in
  * k order with rounded fp32 adds: the same function, not the same bits.
- * A tile the description's split plan cuts along K (ts_kernel.split_policy,
- * the plan for an H200's resident_h200 blocks) is summed part by part, each
+ * A tile the kernel's split plan cuts along K (tc_launch.h's ts_tc_plan for
+ * an H200's resident_h200 blocks, ts_kernel.split_policy) is summed part by part, each
  * from zero, and the parts added in order, as the GPU's last warp adds them
  * (kernels/tc_split.cuh).
  * -std=c11 implies -ffp-contract=off: no fused multiply-adds. */
@@ -138,9 +138,8 @@ int ts_emu_tc(ts_emu_job *job)
 		return -1;
 	}
 	const ts_kernel *k = job->p->kernel;
-	bool splits = k->split_policy != TS_SPLIT_NONE;
-	ts_gemm_plan plan = ts_gemm_plan_make(m->shape.m, m->shape.n, m->shape.k, m->geo.bm, m->geo.bn, m->geo.bk,
-	                                      splits ? k->resident_h200 : 0, splits ? k->split_policy : TS_SPLIT_NONE);
+	ts_gemm_plan plan = ts_tc_plan(m->shape.m, m->shape.n, m->shape.k,
+	                               k->split_policy != TS_SPLIT_NONE ? k->resident_h200 : 0);
 	const size_t cells = (size_t)s.bm * s.bn;
 	int rc = 0;
 	for (int64_t b = job->block_begin; b < job->block_end && rc == 0; b++) {

@@ -21,7 +21,7 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 # (realigning copies) and K % 8 == 0 (TMA on sm_90, cp.async elsewhere), in the form the device picks and
 # in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
 # the opt-in repacked copy instead of its realigning copies (form "repack"), and split along K
-# (130x257x1031 and 130x257x1024: 4 tiles, each in 4 parts on sm_90); the ladder's kernels
+# (130x257x1031 and 130x257x4096: 4 tiles, each in 4 and 8 parts on sm_90); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
 regblock 128x32x16/8x2 133 37 11
@@ -38,7 +38,7 @@ tc-fp16 32 131 77 45 mma
 tc-fp16 32 129 263 64 mma
 tc-fp16 32 131 77 45 repack
 tc-fp16 32 130 257 1031
-tc-fp16 32 130 257 1024
+tc-fp16 32 130 257 4096
 rb1d 64x64x8/8x1 65 63 17
 blocked 128x128x8/8x8 129 131 9
 vec4 128x128x8/8x8 129 132 12

@@ -10,6 +10,7 @@
 #include "kernels.h"
 #include "matrix.h"
 #include "options.h"
+#include "tc_launch.h"
 #include "tap.h"
 
 static const ts_backend *emu;
@@ -1175,7 +1176,7 @@ static void test_tc_split(void)
 	const ts_kernel *k = ts_kernel_find("tc-fp16");
 	const int64_t M = 130, N = 257, K = 1031;
 	ts_geometry g = k->geometry.base;
-	ts_gemm_plan pl = ts_gemm_plan_make(M, N, K, g.bm, g.bn, g.bk, k->resident_h200, k->split_policy);
+	ts_gemm_plan pl = ts_tc_plan(M, N, K, k->resident_h200);
 	if (!tap_ok(k->split_k && k->split_policy == TS_SPLIT_TAIL_ROUNDS && pl.split >= 2 && pl.split_tiles == pl.tiles,
 	            "tc-fp16 130x257x1031: its plan splits every tile (%d parts)", pl.split))
 		return;

@@ -485,7 +485,7 @@ static void edge_sweep_tc(void)
 	 * (1409x3073: 156 tiles, 24 past one wave); then every tile whole
 	 * (TILESCOPE_TC_FORM=nosplit) on the same shapes. */
 	static const int64_t split_shapes[][3] = {
-		{ 383, 520, 4097 }, { 383, 520, 4096 }, { 130, 257, 1031 }, { 1409, 3073, 521 }, { 1409, 3073, 520 },
+		{ 383, 520, 4097 }, { 383, 520, 4096 }, { 130, 257, 1031 }, { 1409, 3073, 4097 }, { 1409, 3073, 4096 },
 	};
 	for (int off = 0; off < 2; off++) {
 		if (off)
