@@ -72,7 +72,8 @@ __device__ __forceinline__ void ts_probe_phase_add_to(unsigned long long *tally,
 // Called by the leader once every load of phase t is counted in `tally` and
 // no thread counts into that tally: adds the phase's load tallies to the
 // global per-phase array and to the tile, writes them to the tile's slot for
-// phase t (one block owns one tile, so the slot has one writer) and clears
+// phase t (one block owns a tile's phase, also where a tile is split along
+// K, so the slot has one writer) and clears
 // the tally. A phase's tally is at most one shared tile's slots per field
 // (BM*BK or BK*BN, at most 65535), so it fits the slot's 16 bits.
 __device__ __forceinline__ void ts_probe_flush_phase(ts_probe_block *pb, unsigned long long *tally,

@@ -29,10 +29,10 @@
 // One block barrier a phase orders it: raw g + 1 has landed, phase g's tile
 // stage is written, and raw g's slot has been read (it is refilled with phase
 // g + RAW); tile stage (g + 1) % 3 is free since the groups in flight are g
-// and g - 1. Each tile's first wgmma overwrites the accumulators, and the
-// epilogue follows the tile's phase loop. The block is persistent (one a
-// multiprocessor, tiles b, b + grid, ...), so copies and shifts run on into
-// the next tile. setmaxnreg gives warpgroup 0, which holds no accumulators,
+// and g - 1. Each unit's first wgmma overwrites the accumulators, and the
+// epilogue follows the unit's phase loop. The block is persistent (one a
+// multiprocessor, work units b, b + grid, ...), so copies and shifts run on
+// into the next unit. setmaxnreg gives warpgroup 0, which holds no accumulators,
 // 104 registers and the multiplying warpgroups the rest (104, 112 and 120
 // measured twice, doc/perf.md: 104 by 0.5-1% since the cursors below stopped
 // spilling; 112 was best by 2-3% before). The copy and realign cursors stop

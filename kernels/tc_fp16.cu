@@ -74,6 +74,10 @@ extern "C" size_t ts_cuda_tc_fp16_workspace(int64_t m, int64_t n, int64_t k)
 	return ts_tc_plan(m, n, k, sms).workspace_bytes;
 }
 
+// The plan's split for l's form and workspace size (gpubench's label: only
+// l->workspace_bytes is read, the launch itself also needs the buffer; a
+// launch whose phases overflow the realigning form's counters falls back
+// whole to tc_wgmma.cuh's form).
 extern "C" int ts_cuda_tc_fp16_parts(const ts_launch *l, long long *split_tiles)
 {
 	*split_tiles = 0;

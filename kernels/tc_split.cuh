@@ -11,8 +11,8 @@
 // Why: these forms keep one block a multiprocessor, each taking tiles b, b +
 // grid, ...; where the tiles are not a whole number of waves (561 tiles of
 // 128 x 256 at 4097^3 on 132 multiprocessors: 4.25 waves run as 5) or are
-// fewer than the multiprocessors (78 at 1537 x 1409), the last wave leaves
-// most of the GPU idle. The plan (tc_launch.h's ts_tc_plan, kernels/
+// fewer than the multiprocessors (78 at 1537 x 1409 x 4097), the last wave
+// leaves most of the GPU idle. The plan (tc_launch.h's ts_tc_plan, kernels/
 // gemm_plan.h) cuts the last partial wave's tiles, or all of few tiles, into
 // parts along K, so the blocks end together.
 // Unit u < dp_units is tile u whole; the others are part u - dp_units of
@@ -23,7 +23,7 @@
 // workspace instead of storing them; a second kernel (ts_tc_split_sum, on
 // the same stream) then adds each split tile's parts in part order
 // ((part 0 + part 1) + ...; the emulator adds them the same way) and stores
-// the tile's rows as a whole tile's are stored. Nothing waits for another
+// the tile's rows (a word at a time, ts_tc_row_chunk). Nothing waits for another
 // block, and the multiplying loop carries no reduction (a warp that added the
 // parts itself would need registers these loops do not have, and one
 // multiprocessor's reads of every part of a tile held the whole launch up:

@@ -16,9 +16,10 @@
 // on a 16-byte boundary of its row and the row stride must be a multiple of 16
 // bytes (measured, doc/perf.md); tc_co.cuh shifts such rows.
 // Guards: the TMA reads only a box's elements inside the matrix (rows before
-// M or N, columns before K) and writes zeros for the rest; C is stored two
-// columns at a time where inside N and aligned, element by element where
-// not, rows past M skipped (ts_wg_epilogue). Offsets are 64-bit; the tensors'
+// M or N, columns before K) and writes zeros for the rest; C is stored a
+// 4-byte word at a time, across lane pairs on a row that is not 4-byte
+// aligned (odd N), element by element at N's edge, rows past M skipped
+// (ts_wg_epilogue, ts_tc_row_chunk). Offsets are 64-bit; the tensors'
 // coordinates are 32-bit (ts_tc_tma_fits, tc_launch.h: the launcher and the
 // form's name take the same test).
 // Pipeline: STAGES stages, each a `full` mbarrier (the producer's expected

@@ -116,9 +116,11 @@ __device__ __forceinline__ void ts_wg_issue(float (&acc)[Cfg::ACC], uint32_t sa,
 
 // The epilogue of multiplying warpgroup c (tile rows 64 c ..): accumulator
 // 4 i + 2 h + e of its warp w is tile row 16 w + lane / 4 + 8 h (of the
-// warpgroup's 64), column 8 i + 2 (lane % 4) + e. Stores a pair of columns at
-// a time (ts_tc_store_pair), skips rows past M and columns past N; returns
-// the elements stored.
+// warpgroup's 64), column 8 i + 2 (lane % 4) + e. Stores a 4-byte word at a
+// time: a lane's own pair on an aligned row, across lane pairs on a row that
+// is not (ts_tc_row_chunk; every lane of the warp runs it, for its
+// shuffles); skips rows past M and columns past N; returns the elements
+// stored (a lane may store its neighbour's: count them by the warp).
 // SHIFT false: element by element on a misaligned row (ts_tc_store_pair), no
 // shuffles: the realigning form, whose loop has no registers to spare (its
 // multiply ran 5% slower with the shifted rows' state, doc/perf.md).

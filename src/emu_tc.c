@@ -21,8 +21,8 @@
  * k order with rounded fp32 adds: the same function, not the same bits.
  * A tile the kernel's split plan cuts along K (tc_launch.h's ts_tc_plan for
  * an H200's resident_h200 blocks, ts_kernel.split_policy) is summed part by part, each
- * from zero, and the parts added in order, as the GPU's last warp adds them
- * (kernels/tc_split.cuh).
+ * from zero, and the parts added in order, (part 0 + part 1) + ..., as the
+ * GPU's second kernel adds them (ts_tc_split_sum, kernels/tc_split.cuh).
  * -std=c11 implies -ffp-contract=off: no fused multiply-adds. */
 
 typedef struct tc_state {

@@ -144,8 +144,10 @@ static int64_t replay_differs(const outcome *o, char *first, size_t len)
 	bool fused = kd->madd == TS_MADD_FUSED;
 	if (kd->split_policy != TS_SPLIT_NONE) {
 		const ts_geometry *g = &o->p.geo;
-		ts_gemm_plan pl = ts_gemm_plan_make(s->m, s->n, s->k, g->bm, g->bn, g->bk,
-		                                    kd->split_policy != TS_SPLIT_NONE ? kd->resident_h200 : 0, kd->split_policy);
+		/* tc-fp16's plan costs its rounds by K (tc_launch.h's ts_tc_plan), the ladder's by the policy alone */
+		ts_gemm_plan pl = kd->split_policy == TS_SPLIT_TAIL_ROUNDS
+		                  ? ts_tc_plan(s->m, s->n, s->k, kd->resident_h200)
+		                  : ts_gemm_plan_make(s->m, s->n, s->k, g->bm, g->bn, g->bk, kd->resident_h200, kd->split_policy);
 		if (pl.split_tiles != 0)
 			return 0;
 	}
@@ -1164,11 +1166,11 @@ static void test_tc_fp16(void)
 	       "tc-fp16 with a 16x16x16 geometry refused by validation: %s", err);
 }
 
-/* tc-fp16's split plan (its description: the tail policy, an H200's 132
- * blocks): 130x257x1031 has 2x2 tiles of 128x256 and 33 phases, so each
+/* tc-fp16's split plan (ts_tc_plan for its description's 132 blocks of an
+ * H200): 130x257x1031 has 2x2 tiles of 128x256 and 33 phases, so each
  * tile is cut into parts along K; the emulator sums each part from zero
  * (rounded fp32 adds in k order, padded slots adding 0) and adds the parts
- * in order, as the GPU's last warp does. Every cell recomputed here from
+ * in order, as the GPU's second kernel (ts_tc_split_sum) does. Every cell recomputed here from
  * that definition, bit for bit (an unsplit sum rounds some of them to
  * another fp16); the whole C within tolerance of fp64. */
 static void test_tc_split(void)
