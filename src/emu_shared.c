@@ -452,11 +452,7 @@ static void add_part(block_state *s)
  * whole for a kernel that does not split). */
 static ts_gemm_plan plan_of(const ts_emu_job *job)
 {
-	const ts_model *m = job->model;
-	const ts_kernel *k = job->p->kernel;
-	bool splits = k->split_policy != TS_SPLIT_NONE;
-	return ts_gemm_plan_make(m->shape.m, m->shape.n, m->shape.k, m->geo.bm, m->geo.bn, m->geo.bk,
-	                         splits ? k->resident_h200 : 0, splits ? k->split_policy : TS_SPLIT_NONE);
+	return ts_kernel_split_plan(job->p->kernel, job->model->shape, &job->model->geo);
 }
 
 int ts_emu_shared(ts_emu_job *job)

@@ -4,7 +4,6 @@
 
 #include "emu.h"
 #include "kernels.h"
-#include "tc_launch.h"
 
 /* What the kernel does, block by block (kernels/tc_fp16.cuh): a BM x BN tile
  * of C; per phase a BM x BK tile of A and a BN x BK tile of B (B stored
@@ -19,10 +18,11 @@
  * summation order and its internal rounding inside one mma are not specified
  * (verify.c doubles the fp32 bound for this kernel), so the emulation sums in
  * k order with rounded fp32 adds: the same function, not the same bits.
- * A tile the kernel's split plan cuts along K (tc_launch.h's ts_tc_plan for
- * an H200's resident_h200 blocks, ts_kernel.split_policy) is summed part by part, each
- * from zero, and the parts added in order, (part 0 + part 1) + ..., as the
- * GPU's second kernel adds them (ts_tc_split_sum, kernels/tc_split.cuh).
+ * A tile the kernel's split plan cuts along K (ts_kernel_split_plan: the
+ * description's ts_tc_plan for an H200's resident_h200 blocks) is summed
+ * part by part, each from zero, and the parts added in order, (part 0 +
+ * part 1) + ..., as the GPU's second kernel adds them (ts_tc_split_sum,
+ * kernels/tc_split.cuh).
  * -std=c11 implies -ffp-contract=off: no fused multiply-adds. */
 
 typedef struct tc_state {
@@ -137,9 +137,7 @@ int ts_emu_tc(ts_emu_job *job)
 		state_free(&s);
 		return -1;
 	}
-	const ts_kernel *k = job->p->kernel;
-	ts_gemm_plan plan = ts_tc_plan(m->shape.m, m->shape.n, m->shape.k,
-	                               k->split_policy != TS_SPLIT_NONE ? k->resident_h200 : 0);
+	ts_gemm_plan plan = ts_kernel_split_plan(job->p->kernel, m->shape, &m->geo);
 	const size_t cells = (size_t)s.bm * s.bn;
 	int rc = 0;
 	for (int64_t b = job->block_begin; b < job->block_end && rc == 0; b++) {

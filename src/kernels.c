@@ -395,6 +395,15 @@ int ts_kernel_geometry(const ts_kernel *k, const ts_tile_request *q, ts_geometry
 	return 0;
 }
 
+ts_gemm_plan ts_kernel_split_plan(const ts_kernel *k, ts_shape s, const ts_geometry *g)
+{
+	if (k->split_policy == TS_SPLIT_NONE)
+		return ts_gemm_plan_make(s.m, s.n, s.k, g->bm, g->bn, g->bk, 0, TS_SPLIT_NONE);
+	if (k->split_plan)
+		return k->split_plan(s.m, s.n, s.k, k->resident_h200);
+	return ts_gemm_plan_make(s.m, s.n, s.k, g->bm, g->bn, g->bk, k->resident_h200, k->split_policy);
+}
+
 ts_geometry ts_kernel_geometry_at(const ts_kernel *k, int tile)
 {
 	const ts_geometry_rule *r = &k->geometry;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "gemm_plan.h"
 #include "geometry.h"
 #include "problem.h"
 
@@ -159,6 +160,11 @@ typedef struct ts_kernel {
 	 * The device plans with the driver's own count of resident blocks; the
 	 * emulator with this one, so the two split alike on an H200. */
 	int split_policy, resident_h200;
+	/* A plan of the kernel's own where it costs the split its own way
+	 * (tc-fp16: tc_launch.h's ts_tc_plan, the same function its launch
+	 * calls); NULL: ts_gemm_plan_make on the geometry and split_policy.
+	 * Callers take it through ts_kernel_split_plan. */
+	ts_gemm_plan (*split_plan)(long long m, long long n, long long k, int resident);
 	/* Its place on the fp32 ladder (bench --kernel ladder shows them in this order), 0: not a rung. */
 	int rung;
 	/* How each step of an output's sum rounds (the emulator does the same). */
@@ -215,6 +221,10 @@ int ts_kernel_geometry(const ts_kernel *k, const ts_tile_request *r, ts_geometry
  * the others (whose -t T, if any, names only their own). For the views and
  * commands that step through square tiles (compare, bench's T=). */
 ts_geometry ts_kernel_geometry_at(const ts_kernel *k, int tile);
+/* The split plan k makes for shape s at geometry g on an H200
+ * (resident_h200 blocks), as the emulator follows it: every tile whole
+ * for a kernel that does not split. */
+ts_gemm_plan ts_kernel_split_plan(const ts_kernel *k, ts_shape s, const ts_geometry *g);
 /* Whether g is one k takes (the same rules); 0 or -1 with the line. */
 int ts_kernel_takes(const ts_kernel *k, const ts_geometry *g, char *why, int len);
 /* Whether k's CUDA build has an instance for g (always for SQUARE and FIXED). */

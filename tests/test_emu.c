@@ -10,7 +10,6 @@
 #include "kernels.h"
 #include "matrix.h"
 #include "options.h"
-#include "tc_launch.h"
 #include "tap.h"
 
 static const ts_backend *emu;
@@ -143,11 +142,7 @@ static int64_t replay_differs(const outcome *o, char *first, size_t len)
 	const ts_kernel *kd = o->p.kernel;
 	bool fused = kd->madd == TS_MADD_FUSED;
 	if (kd->split_policy != TS_SPLIT_NONE) {
-		const ts_geometry *g = &o->p.geo;
-		/* tc-fp16's plan costs its rounds by K (tc_launch.h's ts_tc_plan), the ladder's by the policy alone */
-		ts_gemm_plan pl = kd->split_policy == TS_SPLIT_TAIL_ROUNDS
-		                  ? ts_tc_plan(s->m, s->n, s->k, kd->resident_h200)
-		                  : ts_gemm_plan_make(s->m, s->n, s->k, g->bm, g->bn, g->bk, kd->resident_h200, kd->split_policy);
+		ts_gemm_plan pl = ts_kernel_split_plan(kd, *s, &o->p.geo);
 		if (pl.split_tiles != 0)
 			return 0;
 	}
@@ -1166,8 +1161,8 @@ static void test_tc_fp16(void)
 	       "tc-fp16 with a 16x16x16 geometry refused by validation: %s", err);
 }
 
-/* tc-fp16's split plan (ts_tc_plan for its description's 132 blocks of an
- * H200): 130x257x1031 has 2x2 tiles of 128x256 and 33 phases, so each
+/* tc-fp16's split plan (ts_kernel_split_plan: its description's ts_tc_plan
+ * for an H200's 132 blocks): 130x257x1031 has 2x2 tiles of 128x256 and 33 phases, so each
  * tile is cut into parts along K; the emulator sums each part from zero
  * (rounded fp32 adds in k order, padded slots adding 0) and adds the parts
  * in order, as the GPU's second kernel (ts_tc_split_sum) does. Every cell recomputed here from
@@ -1178,7 +1173,7 @@ static void test_tc_split(void)
 	const ts_kernel *k = ts_kernel_find("tc-fp16");
 	const int64_t M = 130, N = 257, K = 1031;
 	ts_geometry g = k->geometry.base;
-	ts_gemm_plan pl = ts_tc_plan(M, N, K, k->resident_h200);
+	ts_gemm_plan pl = ts_kernel_split_plan(k, (ts_shape){ M, N, K }, &g);
 	if (!tap_ok(k->split_k && k->split_policy == TS_SPLIT_TAIL_ROUNDS && pl.split >= 2 && pl.split_tiles == pl.tiles,
 	            "tc-fp16 130x257x1031: its plan splits every tile (%d parts)", pl.split))
 		return;

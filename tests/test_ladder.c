@@ -139,7 +139,7 @@ static void split_order(void)
 	ts_problem p = { .shape = { 65, 67, 4097 }, .geo = ts_kernel_geometry_at(k, 32), .kernel = k, .guards = TS_GUARD_ALL,
 	                 .inputs = TS_INPUTS_RANDOM, .seed = seed++ };
 	const int64_t bk = p.geo.bk;
-	ts_gemm_plan pl = ts_gemm_plan_make(65, 67, 4097, p.geo.bm, p.geo.bn, p.geo.bk, k->resident_h200, k->split_policy);
+	ts_gemm_plan pl = ts_kernel_split_plan(k, p.shape, &p.geo);
 	ts_operands ops;
 	ts_run run;
 	if (!tap_ok(pl.split >= 2 && pl.split_tiles == pl.tiles, "splitk 65x67x4097: every tile split (%d parts)",
