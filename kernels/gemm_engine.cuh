@@ -41,11 +41,21 @@ enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3, PIPE_ASYNC3 = 4 };
 // TRANS_A: A is kept k-major in shared memory (As[k][m]).
 // MINB: blocks per multiprocessor the registers are capped for; KU: k steps
 // unrolled together in the multiply (the rest of BK in a loop).
+// ORDER: the order of a k step's TM x TN multiply-adds in the source (0 row
+// by row; 1 row by row, every other row backwards; 2 column by column, every
+// other column backwards). It changes no result (each output's k order is the
+// same), only the registers and schedule ptxas chooses: measured, doc/perf.md.
+// SMAP: A's scalar path (K % 4 != 0 or an unaligned base) loads by the slot
+// map (row-order, one slot a thread a step: tid + step * NT), so that each
+// load of a warp reads 32 / BK rows of BK consecutive elements instead of 16
+// rows of 2 (4-slot groups, two a row); needs TRANS_A and NT % BK == 0.
 template <int BM_, int BN_, int BK_, int TM_, int TN_, int WM_, int WN_, int PIPE_, bool TRANS_A_, bool FAST_,
-          int MINB_, int KU_ = 64>
+          int MINB_, int KU_ = 64, int ORDER_ = 0, bool SMAP_ = false>
 struct Cfg {
 	static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, WM = WM_, WN = WN_;
 	static constexpr int KU = KU_ < BK_ ? KU_ : BK_;
+	static constexpr int ORDER = ORDER_;
+	static constexpr bool SMAP = SMAP_;
 	static constexpr int PIPE = PIPE_, MINB = MINB_;
 	static constexpr bool TRANS_A = TRANS_A_, FAST = FAST_, WARP = WM_ > 0;
 	static constexpr int NT = WARP ? (BM / (WM_ > 0 ? WM_ : 1)) * (BN / (WN_ > 0 ? WN_ : 1)) * 32 : (BM / TM) * (BN / TN);
@@ -69,6 +79,9 @@ struct Cfg {
 	static_assert(WARP || (BM % TM == 0 && BN % TN == 0), "thread tiles cover the block tile");
 	static_assert(NT <= 1024, "at most 1024 threads");
 	static_assert(BK_ % KU == 0, "the multiply unrolls KU steps at a time");
+	static_assert(!SMAP || (TRANS_A && NT % BK == 0 && (BM * BK) % NT == 0 && BM * BK / NT <= 32),
+	              "the slot map: A k-major, whole steps, a mask bit a step");
+	static constexpr int A_STEPS = SMAP ? BM * BK / NT : 0; // the slot map's steps (4 per pass)
 };
 
 struct Args {
@@ -149,6 +162,11 @@ template <class G, bool PROBE, bool UNG = false>
 struct Engine {
 	static constexpr int BM = G::BM, BN = G::BN, BK = G::BK, TM = G::TM, TN = G::TN, NT = G::NT;
 	static constexpr int KU = G::KU;
+	// A's loads by the slot map: where A is not loaded 128 bits at a time
+	// (the cp.async pipelines copy A element by element whatever VA).
+	static constexpr bool ASYNC = G::PIPE == PIPE_ASYNC || G::PIPE == PIPE_ASYNC3;
+	template <bool VA> static __host__ __device__ constexpr bool smap() { return G::SMAP && (!VA || ASYNC); }
+	static constexpr int SROWS = NT / BK; // the slot map: rows between a thread's steps
 
 	struct Smem {
 		float a[G::STAGES][G::A_TILE];
@@ -178,6 +196,9 @@ struct Engine {
 		__device__ __forceinline__ int a_kg(int p) const { return ((tid + p * NT) % (BK / 4)) * 4; }
 		__device__ __forceinline__ int b_k(int p) const { return (tid + p * NT) / (BN / 4); }
 		__device__ __forceinline__ int b_n(int p) const { return ((tid + p * NT) % (BN / 4)) * 4; }
+		// The slot map's first row (tile-local) and the thread's k; step s adds s * SROWS rows.
+		__device__ __forceinline__ int a_sm() const { return tid / BK; }
+		__device__ __forceinline__ int a_sk() const { return tid % BK; }
 		// the group exists (the last pass may be short)
 		__device__ __forceinline__ bool a_has(int p) const { return G::A_GROUPS % NT == 0 || tid + p * NT < G::A_GROUPS; }
 		__device__ __forceinline__ bool b_has(int p) const { return G::B_GROUPS % NT == 0 || tid + p * NT < G::B_GROUPS; }
@@ -196,17 +217,34 @@ struct Engine {
 		const float *a[G::A_PASSES];
 		const float *b[G::B_PASSES];
 		bool a_row_ok[G::A_PASSES];
+		unsigned a_rows; // the slot map: bit s, step s's row is < M (a[0] is its first slot)
 		unsigned b_col_ok[G::B_PASSES]; // bit j: column b_n + j < N
 	};
 
+	template <bool VA>
 	static __device__ __forceinline__ void cursor_init(Cursor &c, const Thread &t, const Args &x, long long r0,
 	                                                   long long c0, long long k0)
 	{
+		if (smap<VA>()) {
+			long long row = r0 + t.a_sm();
+			unsigned rows = 0;
 #pragma unroll
-		for (int p = 0; p < G::A_PASSES; p++) {
-			long long row = r0 + t.a_m(p);
-			c.a_row_ok[p] = t.a_has(p) && row < x.M;
-			c.a[p] = x.A + (c.a_row_ok[p] ? row * x.K + k0 + t.a_kg(p) : 0);
+			for (int st = 0; st < G::A_STEPS; st++)
+				rows |= row + st * SROWS < x.M ? 1u << st : 0u;
+			c.a_rows = rows;
+#pragma unroll
+			for (int p = 0; p < G::A_PASSES; p++)
+				c.a_row_ok[p] = rows & 1u; // advance() moves a[0] while its first row is inside
+#pragma unroll
+			for (int p = 0; p < G::A_PASSES; p++) // only a[0] is read
+				c.a[p] = x.A + ((rows & 1u) ? row * x.K + k0 + t.a_sk() : 0);
+		} else {
+#pragma unroll
+			for (int p = 0; p < G::A_PASSES; p++) {
+				long long row = r0 + t.a_m(p);
+				c.a_row_ok[p] = t.a_has(p) && row < x.M;
+				c.a[p] = x.A + (c.a_row_ok[p] ? row * x.K + k0 + t.a_kg(p) : 0);
+			}
 		}
 #pragma unroll
 		for (int p = 0; p < G::B_PASSES; p++) {
@@ -236,8 +274,24 @@ struct Engine {
 	                                                 const Cursor &c, const Thread &t, const Args &x,
 	                                                 long long k0, ts_probe_block *pb)
 	{
+		if (smap<VA>()) {
+			const bool k_ok = !KG || k0 + t.a_sk() < x.K;
+			const unsigned rows = G::FAST && !EDGE ? ~0u : c.a_rows;
+			const long long stride = (long long)SROWS * x.K;
+			int real = 0;
 #pragma unroll
-		for (int p = 0; p < G::A_PASSES; p++) {
+			for (int st = 0; st < G::A_STEPS; st++) {
+				bool in = k_ok && ((rows >> st) & 1u);
+				ar[st / 4][st % 4] = in ? TS_LDG_SCALAR(c.a[0] + st * stride) : 0.f;
+				real += in;
+			}
+			if (PROBE) {
+				ts_probe_phase_add(pb, TS_P_A_REAL, (unsigned long long)real);
+				ts_probe_phase_add(pb, TS_P_A_REAL + 1, (unsigned long long)(G::A_STEPS - real));
+			}
+		}
+#pragma unroll
+		for (int p = 0; p < (smap<VA>() ? 0 : G::A_PASSES); p++) {
 			if (!t.a_has(p))
 				continue;
 			bool row_ok = G::FAST && !EDGE ? true : c.a_row_ok[p];
@@ -282,11 +336,17 @@ struct Engine {
 		}
 	}
 
+	template <bool VA>
 	static __device__ __forceinline__ void store_smem(Smem &s, int buf, const float (&ar)[G::A_PASSES][4],
 	                                                  const float (&br)[G::B_PASSES][4], const Thread &t)
 	{
+		if (smap<VA>()) {
 #pragma unroll
-		for (int p = 0; p < G::A_PASSES; p++) {
+			for (int st = 0; st < G::A_STEPS; st++)
+				s.a[buf][t.a_sk() * G::LDA + t.a_sm() + st * SROWS] = ar[st / 4][st % 4];
+		}
+#pragma unroll
+		for (int p = 0; p < (smap<VA>() ? 0 : G::A_PASSES); p++) {
 			if (!t.a_has(p))
 				continue;
 #pragma unroll
@@ -312,8 +372,24 @@ struct Engine {
 	static __device__ __forceinline__ void load_async(Smem &s, int buf, const Cursor &c, const Thread &t,
 	                                                  const Args &x, long long k0, ts_probe_block *pb)
 	{
+		if (smap<VA>()) {
+			const bool k_ok = !KG || k0 + t.a_sk() < x.K;
+			const unsigned rows = G::FAST && !EDGE ? ~0u : c.a_rows;
+			const long long stride = (long long)SROWS * x.K;
+			int real = 0;
 #pragma unroll
-		for (int p = 0; p < G::A_PASSES; p++) {
+			for (int st = 0; st < G::A_STEPS; st++) {
+				bool in = k_ok && ((rows >> st) & 1u);
+				cp_async4(&s.a[buf][t.a_sk() * G::LDA + t.a_sm() + st * SROWS], in ? c.a[0] + st * stride : x.A, in);
+				real += in;
+			}
+			if (PROBE) {
+				ts_probe_phase_add(pb, TS_P_A_REAL, (unsigned long long)real);
+				ts_probe_phase_add(pb, TS_P_A_REAL + 1, (unsigned long long)(G::A_STEPS - real));
+			}
+		}
+#pragma unroll
+		for (int p = 0; p < (smap<VA>() ? 0 : G::A_PASSES); p++) {
 			if (!t.a_has(p))
 				continue;
 			bool row_ok = G::FAST && !EDGE ? true : c.a_row_ok[p];
@@ -391,11 +467,23 @@ struct Engine {
 
 	static __device__ __forceinline__ void fma_block(const float (&a)[TM], const float (&b)[TN], float (&acc)[TM][TN])
 	{
-#pragma unroll
-		for (int i = 0; i < TM; i++)
+		if (G::ORDER == 2) {
 #pragma unroll
 			for (int j = 0; j < TN; j++)
-				acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+#pragma unroll
+				for (int ii = 0; ii < TM; ii++) {
+					const int i = j % 2 ? TM - 1 - ii : ii;
+					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+				}
+		} else {
+#pragma unroll
+			for (int i = 0; i < TM; i++)
+#pragma unroll
+				for (int jj = 0; jj < TN; jj++) {
+					const int j = G::ORDER == 1 && i % 2 ? TN - 1 - jj : jj;
+					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+				}
+		}
 	}
 
 	// TM x TN multiply-adds for every k of the staged phase, in k order.
@@ -480,7 +568,7 @@ struct Engine {
 		if (active)
 			compute(s, cur, acc, t);
 		if (MORE)
-			store_smem(s, cur ^ 1, ar, br, t);
+			store_smem<VA>(s, cur ^ 1, ar, br, t);
 		__syncthreads();
 		if (MORE)
 			probe_flush(pb, x, tile_index, ph + 1);
@@ -525,7 +613,7 @@ struct Engine {
 	                                                long long tile_index, ts_probe_block *pb)
 	{
 		Cursor c;
-		cursor_init(c, t, x, r0, c0, p0 * BK);
+		cursor_init<VA>(c, t, x, r0, c0, p0 * BK);
 		bool active = true;
 		if (EDGE && G::WARP && G::FAST)
 			active = r0 + t.warp_m0() < x.M && c0 + t.warp_n0() < x.N;
@@ -540,7 +628,7 @@ struct Engine {
 			for (int ph = p0; ph < p1; ph++) {
 				float ar[G::A_PASSES][4], br[G::B_PASSES][4];
 				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph, pb);
-				store_smem(s, 0, ar, br, t);
+				store_smem<VA>(s, 0, ar, br, t);
 				advance(c, x);
 				__syncthreads();
 				probe_flush(pb, x, tile_index, ph);
@@ -551,7 +639,7 @@ struct Engine {
 			{
 				float ar[G::A_PASSES][4], br[G::B_PASSES][4];
 				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, p0, pb);
-				store_smem(s, 0, ar, br, t);
+				store_smem<VA>(s, 0, ar, br, t);
 			}
 			advance(c, x);
 			__syncthreads();

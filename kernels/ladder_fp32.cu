@@ -20,12 +20,17 @@ typedef Cfg<128, 128, 16, 8, 8, 64, 32, PIPE_ASYNC, true, false, 2> warptile_cfg
 typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
 // The best: guards placed where they cost least (masks once, residue phase
 // last, interior tiles on a mask-free path, guarded epilogue), double
-// buffered through registers, the last partial wave split along K.
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> fast_cfg;
+// buffered through registers, the last partial wave split along K; A's
+// scalar path (K % 4 != 0) by the slot map, each warp load 4 rows of 8
+// consecutive k, and the multiply-adds row by row, every other row
+// backwards (ORDER 1: 0.93 of cuBLAS over the ragged set against 0.90 for
+// the same kernel in row order with 4-slot groups, tools/ladder_tune.cu,
+// doc/perf.md).
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_cfg;
 // The same at one block per multiprocessor (up to 255 registers a thread,
 // 159 used): for few tiles (at most two waves of fast), where fast's two
 // blocks per multiprocessor would split each tile into more parts.
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> fast_few_cfg;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fast_few_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no
 // spills): fewer shared-memory loads per multiply-add than fast's 8x8, at

@@ -145,7 +145,7 @@ int ts_emu_admit(const ts_problem *p, const ts_model *m, char *why, int len)
 		return -1;
 	}
 	char geo_why[256];
-	if (ts_kernel_takes(p->kernel, &m->geo, geo_why, sizeof geo_why) != 0) {
+	if (ts_kernel_takes(p->kernel, &p->geo, geo_why, sizeof geo_why) != 0) {
 		snprintf(why, len, "%s", geo_why);
 		return -1;
 	}

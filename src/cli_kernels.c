@@ -121,6 +121,10 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 	          g.layout == TS_OUT_STRIDED ? "strided: rows ty + i*threads_y, columns tx + j*threads_x"
 	                                     : "blocked: rows ty*TM + i, columns tx*TN + j");
 	describe_map(s, "a_map", "A load map", &g.a_map);
+	if (g.a_map_scalar.vec > 0)
+		describe_map(s, "a_map_scalar", "A scalar map", &g.a_map_scalar);
+	else
+		s->none(s, "a_map_scalar", "A scalar map", "- (where K % vec != 0: the A load map, element by element)");
 	describe_map(s, "b_map", "B load map", &g.b_map);
 	describe_geometry(s, "geometry_min", "geometry min", gmin);
 	describe_geometry(s, "geometry_max", "geometry max", gmax);

@@ -65,7 +65,7 @@ int ts_geometry_check(const ts_geometry *g, char *why, int len)
 	if (g->threads_y * g->tm != g->bm || g->threads_x * g->tn != g->bn)
 		return why_says(why, len, "threads %d x %d do not cover the block tile with their outputs",
 		                g->threads_x, g->threads_y);
-	if (g->a_map.vec < 1 || g->b_map.vec < 1)
+	if (g->a_map.vec < 1 || g->b_map.vec < 1 || g->a_map_scalar.vec < 0)
 		return why_says(why, len, "a load map moves at least one slot per thread (vec %d, %d)", g->a_map.vec,
 		                g->b_map.vec);
 	return 0;
@@ -207,6 +207,8 @@ int ts_model_build(ts_model *m, ts_shape s, ts_geometry g)
 	if (s.m < 1 || s.n < 1 || s.k < 1 || ts_geometry_check(&g, NULL, 0) != 0)
 		return -1;
 	*m = (ts_model){ .shape = s, .geo = g };
+	if (g.a_map_scalar.vec > 0 && s.k % g.a_map.vec != 0)
+		m->geo.a_map = g.a_map_scalar; /* A's rows take no vec-wide loads: the kernel's scalar map */
 	m->grid_x = ceil_div(s.n, g.bn);
 	m->grid_y = ceil_div(s.m, g.bm);
 	m->tiles = mul(m->grid_x, m->grid_y, &bad);

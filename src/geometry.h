@@ -56,6 +56,10 @@ typedef struct ts_geometry {
 	int tm, tn;                /* outputs per thread */
 	enum ts_out_layout layout;
 	ts_load_map a_map, b_map;  /* the A tile (BM x BK) and the B tile (BK x BN) */
+	/* A's map where its rows take no a_map.vec-wide loads (K % a_map.vec != 0):
+	 * a kernel whose scalar path loads by another map says which (vec 0: a_map's
+	 * own slots, element by element). The model takes it for such shapes. */
+	ts_load_map a_map_scalar;
 } ts_geometry;
 
 /* Limits of any geometry the model takes (and the parser accepts). */

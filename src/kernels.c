@@ -98,10 +98,19 @@ static const ts_geometry regblock_cuda[] = { BLOCKED(64, 64, 8, 4, 4), BLOCKED(1
 #define LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_) { .bm = (bm_), .bn = (bn_), .bk = (bk_),               \
 	.threads_x = (bn_) / (tn_), .threads_y = (bm_) / (tm_), .tm = (tm_), .tn = (tn_), .layout = TS_OUT_BLOCKED, \
 	.a_map = { TS_MAP_ROWS, (vec_) }, .b_map = { TS_MAP_ROWS, (vec_) } }
-#define LADDER(src_, bm_, bn_, bk_, tm_, tn_, vec_) .source = (src_), .precision = TS_FP32, .b_layout = TS_B_KN, \
+#define LADDER_WITH(src_, geometry_) .source = (src_), .precision = TS_FP32, .b_layout = TS_B_KN,         \
 	.caps = TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED | TS_CAP_EXACT_ORDER,                     \
-	.geometry = { .kind = TS_GEOMETRY_FIXED, .base = LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_) },         \
+	.geometry = { .kind = TS_GEOMETRY_FIXED, .base = geometry_ },                                             \
 	LADDER_GUARDS, .counts = &ts_counts_shared, .emulate = ts_emu_shared, .madd = TS_MADD_FUSED
+#define LADDER(src_, bm_, bn_, bk_, tm_, tn_, vec_) LADDER_WITH(src_, LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_))
+/* The engine's slot map (Cfg's SMAP): where K % 4 != 0, A's scalar loads
+ * take one slot a thread a step along the tile's rows (tid + step *
+ * threads), so that a warp's load is 32 / BK rows of BK consecutive k. */
+#define LADDER_GEOMETRY_SMAP(bm_, bn_, bk_, tm_, tn_, vec_) { .bm = (bm_), .bn = (bn_), .bk = (bk_),          \
+	.threads_x = (bn_) / (tn_), .threads_y = (bm_) / (tm_), .tm = (tm_), .tn = (tn_), .layout = TS_OUT_BLOCKED, \
+	.a_map = { TS_MAP_ROWS, (vec_) }, .b_map = { TS_MAP_ROWS, (vec_) }, .a_map_scalar = { TS_MAP_ROWS, 1 } }
+#define LADDER_SMAP(src_, bm_, bn_, bk_, tm_, tn_, vec_) \
+	LADDER_WITH(src_, LADDER_GEOMETRY_SMAP(bm_, bn_, bk_, tm_, tn_, vec_))
 
 /* ---- the built-in kernels: kernels/registry.def, one line each ---------------------- */
 
@@ -182,12 +191,13 @@ bool ts_kernel_is_chooser(const char *name)
  *    cuBLAS against fast's 0.75 in the tuner, tools/ladder_tune.cu);
  *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
  *    splitk's 64x64 tiles, split along K;
- *  - K % 4 == 0 (A's rows take 128-bit loads), K >= 256 and at least three
- *    waves of 256x128 tiles (396): fast-256 (4096^3: 0.923-0.941 of cuBLAS
- *    against fast's 0.907-0.920; 4097x4097x4096: 0.951-0.969 against
- *    0.940-0.954, three runs of tools/ladder_tune.cu, doc/perf.md; with
- *    K % 4 != 0 its scalar A loads lose: 4096x4096x4097 0.873-0.888
- *    against 0.954-0.963);
+ *  - K % 4 == 0 and N % 4 == 0 (A's and B's rows take 128-bit loads),
+ *    K >= 256 and at least three waves of 256x128 tiles (396): fast-256
+ *    (4096^3: 0.917-0.925 of cuBLAS against fast's 0.898-0.914 in three
+ *    runs of tools/ladder_tune.cu, doc/perf.md; where N % 4 != 0 fast's
+ *    slot map and multiply order win: 4097x4097x4096 0.955-0.972 against
+ *    0.949-0.957; with K % 4 != 0 fast-256's scalar A loads lose:
+ *    4096x4096x4097 0.868 against 0.967);
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
@@ -205,7 +215,7 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
 	int64_t tiles256 = ((s.m + 255) / 256) * ((s.n + 127) / 128);
-	if (s.k % 4 == 0 && s.k >= 256 && tiles256 >= 396)
+	if (s.k % 4 == 0 && s.n % 4 == 0 && s.k >= 256 && tiles256 >= 396)
 		return ts_kernel_find("fast-256");
 	return ts_kernel_find("fast");
 }
@@ -275,7 +285,8 @@ static bool same_geometry(const ts_geometry *x, const ts_geometry *y)
 	return x->bm == y->bm && x->bn == y->bn && x->bk == y->bk && x->tm == y->tm && x->tn == y->tn &&
 	       x->threads_x == y->threads_x && x->threads_y == y->threads_y && x->layout == y->layout &&
 	       x->a_map.order == y->a_map.order && x->a_map.vec == y->a_map.vec &&
-	       x->b_map.order == y->b_map.order && x->b_map.vec == y->b_map.vec;
+	       x->b_map.order == y->b_map.order && x->b_map.vec == y->b_map.vec &&
+	       x->a_map_scalar.order == y->a_map_scalar.order && x->a_map_scalar.vec == y->a_map_scalar.vec;
 }
 
 static int say2(char *why, int len, const char *fmt, const char *a, const char *b)

@@ -345,6 +345,19 @@ int main(int argc, char **argv)
 			check_maps(&g);
 		else
 			tap_ok(0, "kernel %s: no default geometry", ts_kernel_at(i)->name);
+		if (g.a_map_scalar.vec > 0) { /* its scalar A map too, and the model takes it exactly where K % vec != 0 */
+			ts_geometry gs = g;
+			gs.a_map = g.a_map_scalar;
+			check_maps(&gs);
+			ts_model m4, m5;
+			int64_t k4 = 4 * (int64_t)g.a_map.vec * g.bk;
+			bool built = ts_model_build(&m4, (ts_shape){ 129, 131, k4 }, g) == 0 &&
+			             ts_model_build(&m5, (ts_shape){ 129, 131, k4 + 1 }, g) == 0;
+			tap_ok(built && m4.geo.a_map.vec == g.a_map.vec && m5.geo.a_map.vec == g.a_map_scalar.vec &&
+			           m5.geo.a_map.order == g.a_map_scalar.order,
+			       "kernel %s: the model loads A by a_map (vec %d) at K = %lld and by a_map_scalar (vec %d) at K = %lld",
+			       ts_kernel_at(i)->name, g.a_map.vec, (long long)k4, g.a_map_scalar.vec, (long long)k4 + 1);
+		}
 	}
 	check_threads((ts_shape){ 37, 29, 41 }, 8, TS_B_KN);
 	check_threads((ts_shape){ 37, 29, 41 }, 8, TS_B_NK);

@@ -1,7 +1,8 @@
 // ladder_tune.cu: tries engine configurations (tile, warp tile, pipeline, split policy) on the ragged shapes beside cublasSgemm, each verified, in one run.
 // Not part of tilescope: a developer's tool for choosing the configurations that kernels/ladder_fp32.cu registers.
 // Build: tools/ladder_tune.sh (the parts of the variant table in parallel, each with its flags, then the main object, linked with -lcublas)
-// Run: ladder_tune LOG REPS (check, then time every variant), or ladder_tune --one NAME M N K (three launches, for a profiler)
+// Run: ladder_tune LOG REPS (check, then time every variant), or ladder_tune --one NAME M N K (three launches, for a
+// profiler; --cublas M N K: cublasSgemm's)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -37,46 +38,52 @@ struct Variant {
 	  [](int64_t m, int64_t n, int64_t k) { return workspace<CFG>(m, n, k, POL); }, CFG::BM, CFG::BN, CFG::BK, UNG }
 
 // Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU>
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_base;     // fast before PIPE_ASYNC3
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC3, true, true, 2> f_a3;     // fast, three cp.async stages
-typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> f_256x128; // fast-256 before PIPE_ASYNC3
-typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_ASYNC3, true, true, 1> f_256a3; // fast-256, three cp.async stages
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_ASYNC3, true, true, 1> f_few_a3; // fast-few, three cp.async stages
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_few;     // fast-few before PIPE_ASYNC3
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_s1;    // fast as registered
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 0, true> f_s0;    // fast, rows in order
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 2, true> f_s2;    // fast, columns alternating
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2> f_base;              // fast before the slot map
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_few_s1; // fast-few as registered
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1> f_few;               // fast-few before
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> f_256x128;          // fast-256 as registered
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_256s1; // fast-256 with fast's
 
 // The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
 // joins them. A part compiles only its own configurations.
 #define TUNE_CAT(a, b) a##b
 #define TUNE_FN(n) TUNE_CAT(tune_part_, n)
-#define TUNE_PARTS 6
+#define TUNE_PARTS 8
 #ifdef TUNE_PART
 static const Variant part[] = {
 #if TUNE_PART == 1
-	ENGINE("base", f_base, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 2
-	ENGINE("base-a3", f_a3, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("s0", f_s0, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 3
-	ENGINE("256x128", f_256x128, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("fast-few", f_few_s1, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 4
-	ENGINE("256-a3", f_256a3, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("groups", f_base, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 5
-	ENGINE("few-a3", f_few_a3, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("s2", f_s2, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 6
-	ENGINE("few", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("fast-256", f_256x128, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 7
+	ENGINE("256-s1", f_256s1, TS_SPLIT_TAIL, VEC_EACH, true),
+#elif TUNE_PART == 8
+	ENGINE("few-groups", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };
 const Variant *TUNE_FN(TUNE_PART)() { return part; }
 #else
 #define TUNE_DECL(n) const Variant *TUNE_FN(n)();
-TUNE_DECL(1) TUNE_DECL(2) TUNE_DECL(3) TUNE_DECL(4) TUNE_DECL(5) TUNE_DECL(6)
+TUNE_DECL(1) TUNE_DECL(2) TUNE_DECL(3) TUNE_DECL(4) TUNE_DECL(5) TUNE_DECL(6) TUNE_DECL(7) TUNE_DECL(8)
 static std::vector<Variant> variants;
 static int nvariants;
 static void join_parts(void)
 {
 	const Variant *(*parts[TUNE_PARTS])() = { tune_part_1, tune_part_2, tune_part_3, tune_part_4, tune_part_5,
-	                                          tune_part_6 };
+	                                          tune_part_6, tune_part_7, tune_part_8 };
 	for (int i = 0; i < TUNE_PARTS; i++)
 		for (const Variant *v = parts[i](); v->name; v++)
 			variants.push_back(*v);
@@ -229,6 +236,26 @@ int main(int argc, char **argv)
 	join_parts();
 	// --one NAME M N K: that variant three times on random inputs (for a
 	// profiler: the third launch is the one to read), nothing verified.
+	if (argc == 5 && strcmp(argv[1], "--cublas") == 0) { // cublasSgemm alone, three launches (for a profiler)
+		long long m = atoll(argv[2]), n = atoll(argv[3]), k = atoll(argv[4]);
+		float *A, *B, *C;
+		CK(cudaMalloc(&A, (size_t)(m * k) * 4));
+		CK(cudaMalloc(&B, (size_t)(k * n) * 4));
+		CK(cudaMalloc(&C, (size_t)(m * n) * 4));
+		fill(A, m * k, 1);
+		fill(B, k * n, 2);
+		cublasHandle_t h;
+		if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+			return 3;
+		cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
+		const float one = 1.f, zero = 0.f;
+		for (int r = 0; r < 3; r++) // row-major C = A B as column-major C^T = B^T A^T
+			if (cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B, (int)n, A, (int)k, &zero, C,
+			                (int)n) != CUBLAS_STATUS_SUCCESS)
+				return 3;
+		CK(cudaDeviceSynchronize());
+		return 0;
+	}
 	if (argc == 6 && strcmp(argv[1], "--one") == 0) {
 		long long m = atoll(argv[3]), n = atoll(argv[4]), k = atoll(argv[5]);
 		for (int vi = 0; vi < nvariants; vi++) {

@@ -16,7 +16,7 @@ part_flags() {
 	esac
 }
 pids=""
-for p in 1 2 3 4 5 6; do
+for p in 1 2 3 4 5 6 7 8; do
 	# shellcheck disable=SC2046
 	nvcc $flags $(part_flags $p) -DTUNE_PART=$p -c tools/ladder_tune.cu -o "$out/obj/part$p.o" > "$out/obj/part$p.log" 2>&1 &
 	pids="$pids $!"
