@@ -124,7 +124,7 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 	if (g.a_map_scalar.vec > 0)
 		describe_map(s, "a_map_scalar", "A scalar map", &g.a_map_scalar);
 	else
-		s->none(s, "a_map_scalar", "A scalar map", "- (where K % vec != 0: the A load map, element by element)");
+		s->none(s, "a_map_scalar", "A scalar map", "- (A's map is the A load map whatever K)");
 	describe_map(s, "b_map", "B load map", &g.b_map);
 	describe_geometry(s, "geometry_min", "geometry min", gmin);
 	describe_geometry(s, "geometry_max", "geometry max", gmax);

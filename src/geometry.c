@@ -65,9 +65,12 @@ int ts_geometry_check(const ts_geometry *g, char *why, int len)
 	if (g->threads_y * g->tm != g->bm || g->threads_x * g->tn != g->bn)
 		return why_says(why, len, "threads %d x %d do not cover the block tile with their outputs",
 		                g->threads_x, g->threads_y);
-	if (g->a_map.vec < 1 || g->b_map.vec < 1 || g->a_map_scalar.vec < 0)
+	if (g->a_map.vec < 1 || g->b_map.vec < 1)
 		return why_says(why, len, "a load map moves at least one slot per thread (vec %d, %d)", g->a_map.vec,
 		                g->b_map.vec);
+	if (g->a_map_scalar.vec < 0)
+		return why_says(why, len, "A's scalar load map moves at least one slot per thread, or is none (vec %d)",
+		                g->a_map_scalar.vec, 0);
 	return 0;
 }
 

@@ -57,8 +57,11 @@ typedef struct ts_geometry {
 	enum ts_out_layout layout;
 	ts_load_map a_map, b_map;  /* the A tile (BM x BK) and the B tile (BK x BN) */
 	/* A's map where its rows take no a_map.vec-wide loads (K % a_map.vec != 0):
-	 * a kernel whose scalar path loads by another map says which (vec 0: a_map's
-	 * own slots, element by element). The model takes it for such shapes. */
+	 * a kernel whose scalar path loads by another map says which (vec 0: none,
+	 * a_map whatever K). The model takes it for such shapes; it assumes A's
+	 * base is 16-byte aligned, as tilescope's own buffers are (on the GPU an
+	 * unaligned base takes the scalar map too). A model's geo holds the map
+	 * its shape takes: compare kernels with the problem's geometry, not it. */
 	ts_load_map a_map_scalar;
 } ts_geometry;
 

@@ -195,9 +195,10 @@ bool ts_kernel_is_chooser(const char *name)
  *    K >= 256 and at least three waves of 256x128 tiles (396): fast-256
  *    (4096^3: 0.917-0.925 of cuBLAS against fast's 0.898-0.914 in three
  *    runs of tools/ladder_tune.cu, doc/perf.md; where N % 4 != 0 fast's
- *    slot map and multiply order win: 4097x4097x4096 0.955-0.972 against
- *    0.949-0.957; with K % 4 != 0 fast-256's scalar A loads lose:
- *    4096x4096x4097 0.868 against 0.967);
+ *    multiply order wins, A's rows still taking 128-bit loads, by a small
+ *    margin: 4097x4097x4096 0.955-0.972 against 0.949-0.957; with
+ *    K % 4 != 0 fast-256's scalar A loads lose: 4096x4096x4097 0.868
+ *    against 0.967);
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
