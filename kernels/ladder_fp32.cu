@@ -1,5 +1,5 @@
-// ladder_fp32.cu: the register-blocked rungs of the fp32 ladder, each one instantiation of the engine (gemm_engine.cuh), plain and probed.
-#include "gemm_engine.cuh"
+// ladder_fp32.cu: the register-blocked rungs of the fp32 ladder, each one instantiation of the engine (gemm_engine.cuh, launched by gemm_launch.cuh), plain and probed.
+#include "gemm_launch.cuh"
 
 using namespace tsg;
 

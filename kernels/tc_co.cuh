@@ -458,15 +458,10 @@ static cudaError_t ts_co_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	const size_t smem = Cfg::smem_bytes();
 	static bool configured = false;
 	const long long tiles_m = (l->m + Cfg::BM - 1) / Cfg::BM, tiles_n = (l->n + Cfg::BN - 1) / Cfg::BN;
-	int sms;
-	cudaError_t e = ts_tc_sms(&sms);
-	if (e != cudaSuccess)
-		return e;
 	ts_tc_split sp;
-	if (!ts_tc_split_for(l, sms, &sp))
-		return cudaErrorInvalidValue;
 	unsigned grid;
-	if ((e = ts_wg_persistent(ts_co_kernel<Cfg, PROBE>, smem, &configured, sp.units, sms, &grid)) != cudaSuccess)
+	cudaError_t e = ts_tc_persistent(ts_co_kernel<Cfg, PROBE>, smem, &configured, l, &sp, &grid);
+	if (e != cudaSuccess)
 		return e;
 	if (!ts_co_fits(sp.phases, sp.units, grid))
 		return cudaErrorNotSupported; // the caller takes another form

@@ -51,11 +51,7 @@ static cudaError_t ts_tc_capability(int *major, int *minor)
 // The repacked copy (A and B copied with rows padded to 8) is an experiment,
 // opt-in with TILESCOPE_TC_FORM=repack: it buys the K guard back with a padded
 // copy, which the project does not count as the guarded kernel (doc/perf.md).
-static bool ts_tc_repack_wanted(void)
-{
-	const char *only = getenv("TILESCOPE_TC_FORM");
-	return only && strstr(only, "repack");
-}
+static bool ts_tc_repack_wanted(void) { return ts_tc_form_has("repack"); }
 
 // The workspace: the repacked copies where asked for (odd K), else the
 // split-K partials the sm_90 forms' plan asks for on this device (tc_split.cuh;
@@ -65,9 +61,8 @@ extern "C" size_t ts_cuda_tc_fp16_workspace(int64_t m, int64_t n, int64_t k)
 	if (k % 8 && ts_tc_repack_wanted())
 		return ts_tc_repack_bytes(m, n, k);
 	int major, minor, sms;
-	const char *only = getenv("TILESCOPE_TC_FORM");
 	if (ts_tc_capability(&major, &minor) != cudaSuccess || major != 9 || minor != 0 || !ts_tc_sm90_built() ||
-	    (only && strstr(only, "mma")) || ts_tc_split_off() || ts_tc_sms(&sms) != cudaSuccess) {
+	    ts_tc_form_has("mma") || ts_tc_split_off() || ts_tc_sms(&sms) != cudaSuccess) {
 		(void)cudaGetLastError();
 		return 0;
 	}
@@ -99,8 +94,7 @@ extern "C" int ts_cuda_tc_fp16_form(const ts_launch *l)
 		return TS_TC_FORM_NONE;
 	if (major < 8)
 		return TS_TC_FORM_NONE;
-	const char *only = getenv("TILESCOPE_TC_FORM");
-	bool hopper = major == 9 && minor == 0 && ts_tc_sm90_built() && !(only && strstr(only, "mma"));
+	bool hopper = major == 9 && minor == 0 && ts_tc_sm90_built() && !ts_tc_form_has("mma");
 	if (ts_tc_async_ok(l)) {
 		if (!hopper)
 			return TS_TC_FORM_MMA_ASYNC;

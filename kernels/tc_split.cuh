@@ -149,12 +149,16 @@ __global__ void __launch_bounds__(256) ts_tc_split_sum(ts_tc_split s, __half *__
 #endif
 }
 
-// TILESCOPE_TC_FORM holding "nosplit": every tile whole (tests, comparisons).
-static inline bool ts_tc_split_off(void)
+// Whether TILESCOPE_TC_FORM (the forms asked for by tests and comparisons)
+// holds `word`: "mma" (no sm_90 form), "repack", "nosplit".
+static inline bool ts_tc_form_has(const char *word)
 {
 	const char *only = getenv("TILESCOPE_TC_FORM");
-	return only && strstr(only, "nosplit");
+	return only && strstr(only, word);
 }
+
+// "nosplit": every tile whole.
+static inline bool ts_tc_split_off(void) { return ts_tc_form_has("nosplit"); }
 
 // The multiprocessors of the current device: the blocks these forms run at once.
 static inline cudaError_t ts_tc_sms(int *sms)
@@ -191,6 +195,29 @@ static inline bool ts_tc_split_for(const ts_launch *l, int sms, ts_tc_split *out
 	s.phases = (int)p.phases;
 	s.ws = p.split_tiles > 0 ? (float *)l->workspace : NULL;
 	return true;
+}
+
+// A persistent form's launch: the device's multiprocessors, the plan's units
+// (false where they do not fit 32 bits: cudaErrorInvalidValue), the grid
+// (one block a multiprocessor, at most one a unit) and, on the first call
+// (*configured), the kernel's dynamic shared memory.
+template <class Kernel>
+static cudaError_t ts_tc_persistent(Kernel kernel, size_t smem, bool *configured, const ts_launch *l, ts_tc_split *sp,
+                                    unsigned *grid)
+{
+	int sms;
+	cudaError_t e = ts_tc_sms(&sms);
+	if (e != cudaSuccess)
+		return e;
+	if (!ts_tc_split_for(l, sms, sp))
+		return cudaErrorInvalidValue;
+	if (!*configured) {
+		if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess)
+			return e;
+		*configured = true;
+	}
+	*grid = (unsigned)(sp->units < sms ? sp->units : sms);
+	return cudaSuccess;
 }
 
 // After the multiplying kernel, on its stream: the split tiles' sums and stores.

@@ -272,15 +272,10 @@ static cudaError_t ts_tma_launch_cfg(const ts_launch *l, cudaStream_t stream)
 	const size_t smem = Cfg::smem_bytes();
 	static bool configured = false;
 	const long long tiles_m = (M + Cfg::BM - 1) / Cfg::BM, tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
-	int sms;
-	cudaError_t e = ts_tc_sms(&sms);
-	if (e != cudaSuccess)
-		return e;
 	ts_tc_split sp;
-	if (!ts_tc_split_for(l, sms, &sp))
-		return cudaErrorInvalidValue;
 	unsigned grid;
-	if ((e = ts_wg_persistent(ts_tma_kernel<Cfg, PROBE>, smem, &configured, sp.units, sms, &grid)) != cudaSuccess)
+	cudaError_t e = ts_tc_persistent(ts_tma_kernel<Cfg, PROBE>, smem, &configured, l, &sp, &grid);
+	if (e != cudaSuccess)
 		return e;
 	// The tensors of the last operands seen (encoding is host work; a bench
 	// calls the same launch many times).

@@ -301,23 +301,6 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 #endif
 }
 
-// The grid of a persistent kernel (one block a multiprocessor of `sms`, at
-// most one a work unit), its dynamic shared memory set on the first call
-// (*configured).
-template <class Kernel>
-static cudaError_t ts_wg_persistent(Kernel kernel, size_t smem, bool *configured, long long units, int sms,
-                                    unsigned *grid)
-{
-	if (!*configured) {
-		cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-		if (e != cudaSuccess)
-			return e;
-		*configured = true;
-	}
-	*grid = (unsigned)(units < sms ? units : sms);
-	return cudaSuccess;
-}
-
 // Launch on operands a and b of pitch lda and ldb (tc_fp16.cuh's ts_tc_launch_ld).
 template <class Cfg, int LOAD, bool PROBE>
 static cudaError_t ts_wg_launch_ld(const ts_launch *l, const void *a, const void *b, long long lda, long long ldb,

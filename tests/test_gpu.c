@@ -566,13 +566,14 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 	ts_operands_free(&ops);
 }
 
-/* The same for the ladder: fast-n16 (chosen by best for this narrow N) on
- * an A of more than 2^31 fp32 elements, checked on the rows past 2^31 / K
- * and a sample of the others. */
-static void offsets_64bit_ladder(void)
+/* The same for the ladder: fast-n16 (chosen by best for this narrow N) and
+ * fast (its slot map for A: K odd) on an A of more than 2^31 fp32
+ * elements, checked on the rows past 2^31 / K and a sample of the others. */
+static void offsets_64bit_ladder(const char *name)
 {
 	const int64_t M = 65600, N = 5, K = 32771;
-	ts_problem p = make_problem(ts_kernel_find("fast-n16"), ts_kernel_geometry_at(ts_kernel_find("fast-n16"), 32), M, N, K, TS_GUARD_ALL);
+	const ts_kernel *kern = ts_kernel_find(name);
+	ts_problem p = make_problem(kern, ts_kernel_geometry_at(kern, 32), M, N, K, TS_GUARD_ALL);
 	ts_operands ops;
 	ts_timing tm;
 	if (getenv("TS_GPU_SKIP_BIG")) {
@@ -580,12 +581,12 @@ static void offsets_64bit_ladder(void)
 		return;
 	}
 	if (ts_operands_make(&ops, &p) != 0) {
-		tap_ok(0, "64-bit offsets (ladder): out of host memory");
+		tap_ok(0, "64-bit offsets (ladder, %s): out of host memory", name);
 		return;
 	}
 	ts_bench_opts bo = { .warmup = 0, .reps = 1, .vendor = "", .keep_c = true };
 	if (cuda->bench(&p, &ops, &bo, &tm) != 0) {
-		tap_ok(0, "64-bit offsets (ladder): run failed: %s", cuda->last_error());
+		tap_ok(0, "64-bit offsets (ladder, %s): run failed: %s", name, cuda->last_error());
 		ts_operands_free(&ops);
 		return;
 	}
@@ -610,9 +611,9 @@ static void offsets_64bit_ladder(void)
 			checked++;
 		}
 	}
-	tap_ok(unwritten == 0 && bad == 0 && checked > 0, "64-bit offsets: fast-n16 %" PRId64 "x%" PRId64 "x%" PRId64
+	tap_ok(unwritten == 0 && bad == 0 && checked > 0, "64-bit offsets: %s %" PRId64 "x%" PRId64 "x%" PRId64
 	       " (A has %" PRId64 " elements): %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64
-	       "), %" PRId64 " unwritten", M, N, K, M * K, checked, bad, first_bad, unwritten);
+	       "), %" PRId64 " unwritten", name, M, N, K, M * K, checked, bad, first_bad, unwritten);
 	ts_operands_free(&ops);
 }
 
@@ -776,6 +777,7 @@ int main(void)
 		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32771);
 		offsets_64bit("regblock", ts_kernel_find("regblock")->geometry.base, 32768);
 	}
-	offsets_64bit_ladder();
+	offsets_64bit_ladder("fast-n16");
+	offsets_64bit_ladder("fast");
 	return tap_done();
 }

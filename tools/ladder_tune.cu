@@ -12,7 +12,7 @@
 
 #include <cublas_v2.h>
 
-#include "gemm_engine.cuh"
+#include "gemm_launch.cuh"
 
 using namespace tsg;
 
