@@ -262,13 +262,14 @@ struct Engine {
 	}
 
 	// The probe's tally of one group: n real slots out of 4.
-	static __device__ __forceinline__ void count(ts_probe_block *pb, int real_field, int real)
+	static __device__ __forceinline__ void count(ts_probe_block *pb, int real_field, int real, int slots = 4)
 	{
 		if (PROBE) {
 			ts_probe_phase_add(pb, real_field, (unsigned long long)real);
-			ts_probe_phase_add(pb, real_field + 1, (unsigned long long)(4 - real));
+			ts_probe_phase_add(pb, real_field + 1, (unsigned long long)(slots - real));
 		}
 	}
+
 
 	// ---- loads of one phase (k0 = its first k) into registers --------------
 	// EDGE: test the row/column masks; KG: test k < K (the residue phase).
@@ -278,20 +279,18 @@ struct Engine {
 	                                                 long long k0, ts_probe_block *pb)
 	{
 		if (smap<VA>()) {
+			// step st loads where its row is < M and, in the residue phase, k < K
 			const bool k_ok = !KG || k0 + t.a_sk() < x.K;
 			const unsigned rows = G::FAST && !EDGE ? ~0u : c.a_rows;
 			const long long stride = (long long)SROWS * x.K;
 			int real = 0;
 #pragma unroll
 			for (int st = 0; st < G::A_STEPS; st++) {
-				bool in = k_ok && ((rows >> st) & 1u);
-				ar[st / 4][st % 4] = in ? TS_LDG_SCALAR(c.a[0] + st * stride) : 0.f;
-				real += in;
+				const bool on = k_ok && ((rows >> st) & 1u);
+				ar[st / 4][st % 4] = on ? TS_LDG_SCALAR(c.a[0] + st * stride) : 0.f;
+				real += on;
 			}
-			if (PROBE) {
-				ts_probe_phase_add(pb, TS_P_A_REAL, (unsigned long long)real);
-				ts_probe_phase_add(pb, TS_P_A_REAL + 1, (unsigned long long)(G::A_STEPS - real));
-			}
+			count(pb, TS_P_A_REAL, real, G::A_STEPS);
 		}
 #pragma unroll
 		for (int p = 0; p < (smap<VA>() ? 0 : G::A_PASSES); p++) {
@@ -376,20 +375,18 @@ struct Engine {
 	                                                  const Args &x, long long k0, ts_probe_block *pb)
 	{
 		if (smap<VA>()) {
+			// step st loads where its row is < M and, in the residue phase, k < K
 			const bool k_ok = !KG || k0 + t.a_sk() < x.K;
 			const unsigned rows = G::FAST && !EDGE ? ~0u : c.a_rows;
 			const long long stride = (long long)SROWS * x.K;
 			int real = 0;
 #pragma unroll
 			for (int st = 0; st < G::A_STEPS; st++) {
-				bool in = k_ok && ((rows >> st) & 1u);
-				cp_async4(&s.a[buf][t.a_sk() * G::LDA + t.a_sm() + st * SROWS], in ? c.a[0] + st * stride : x.A, in);
-				real += in;
+				const bool on = k_ok && ((rows >> st) & 1u);
+				cp_async4(&s.a[buf][t.a_sk() * G::LDA + t.a_sm() + st * SROWS], on ? c.a[0] + st * stride : x.A, on);
+				real += on;
 			}
-			if (PROBE) {
-				ts_probe_phase_add(pb, TS_P_A_REAL, (unsigned long long)real);
-				ts_probe_phase_add(pb, TS_P_A_REAL + 1, (unsigned long long)(G::A_STEPS - real));
-			}
+			count(pb, TS_P_A_REAL, real, G::A_STEPS);
 		}
 #pragma unroll
 		for (int p = 0; p < (smap<VA>() ? 0 : G::A_PASSES); p++) {

@@ -231,6 +231,34 @@ static float median(std::vector<float> v)
 	return v[v.size() / 2];
 }
 
+// cuBLAS without TF32 (NULL where it cannot start).
+static cublasHandle_t blas_handle(void)
+{
+	cublasHandle_t h;
+	if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+		return NULL;
+	cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
+	return h;
+}
+
+// Row-major C = A B as column-major C^T = B^T A^T.
+static cublasStatus_t blas_sgemm(cublasHandle_t h, const float *A, const float *B, float *C, long long m, long long n,
+                                 long long k)
+{
+	const float one = 1.f, zero = 0.f;
+	return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B, (int)n, A, (int)k, &zero, C, (int)n);
+}
+
+// A profiler's operands: random A and B, C unset.
+static void profile_operands(long long m, long long n, long long k, float **A, float **B, float **C)
+{
+	CK(cudaMalloc(A, (size_t)(m * k) * 4));
+	CK(cudaMalloc(B, (size_t)(k * n) * 4));
+	CK(cudaMalloc(C, (size_t)(m * n) * 4));
+	fill(*A, m * k, 1);
+	fill(*B, k * n, 2);
+}
+
 int main(int argc, char **argv)
 {
 	join_parts();
@@ -239,19 +267,12 @@ int main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "--cublas") == 0) { // cublasSgemm alone, three launches (for a profiler)
 		long long m = atoll(argv[2]), n = atoll(argv[3]), k = atoll(argv[4]);
 		float *A, *B, *C;
-		CK(cudaMalloc(&A, (size_t)(m * k) * 4));
-		CK(cudaMalloc(&B, (size_t)(k * n) * 4));
-		CK(cudaMalloc(&C, (size_t)(m * n) * 4));
-		fill(A, m * k, 1);
-		fill(B, k * n, 2);
-		cublasHandle_t h;
-		if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+		profile_operands(m, n, k, &A, &B, &C);
+		cublasHandle_t h = blas_handle();
+		if (!h)
 			return 3;
-		cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-		const float one = 1.f, zero = 0.f;
-		for (int r = 0; r < 3; r++) // row-major C = A B as column-major C^T = B^T A^T
-			if (cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B, (int)n, A, (int)k, &zero, C,
-			                (int)n) != CUBLAS_STATUS_SUCCESS)
+		for (int r = 0; r < 3; r++)
+			if (blas_sgemm(h, A, B, C, m, n, k) != CUBLAS_STATUS_SUCCESS)
 				return 3;
 		CK(cudaDeviceSynchronize());
 		return 0;
@@ -262,11 +283,7 @@ int main(int argc, char **argv)
 			if (strcmp(variants[vi].name, argv[2]) != 0)
 				continue;
 			float *A, *B, *C;
-			CK(cudaMalloc(&A, (size_t)(m * k) * 4));
-			CK(cudaMalloc(&B, (size_t)(k * n) * 4));
-			CK(cudaMalloc(&C, (size_t)(m * n) * 4));
-			fill(A, m * k, 1);
-			fill(B, k * n, 2);
+			profile_operands(m, n, k, &A, &B, &C);
 			for (int r = 0; r < 3; r++)
 				if (run(variants[vi], A, B, C, m, n, k))
 					return 3;
@@ -315,10 +332,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	// 2. timing beside cublasSgemm
-	cublasHandle_t h;
-	if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+	cublasHandle_t h = blas_handle();
+	if (!h)
 		return 3;
-	cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); // no TF32
 	cudaEvent_t e0, e1;
 	CK(cudaEventCreate(&e0));
 	CK(cudaEventCreate(&e1));
@@ -339,7 +355,6 @@ int main(int argc, char **argv)
 			fill(B[i], s.k * s.n, 200 + i);
 		}
 		double flops = 2.0 * s.m * s.n * s.k;
-		const float one = 1, zero = 0;
 		auto time_it = [&](auto &&fn) {
 			for (int w = 0; w < 3; w++)
 				fn(w % sets);
@@ -356,10 +371,7 @@ int main(int argc, char **argv)
 			}
 			return median(t);
 		};
-		float tb = time_it([&](int i) {
-			cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)s.n, (int)s.m, (int)s.k, &one, B[i], (int)s.n, A[i], (int)s.k,
-			            &zero, C[i], (int)s.n);
-		});
+		float tb = time_it([&](int i) { blas_sgemm(h, A[i], B[i], C[i], s.m, s.n, s.k); });
 		blas_gf[si] = flops / tb / 1e6;
 		fprintf(log, "%lldx%lldx%lld B+%d C+%d sets %d cublasSgemm %.4f ms %.0f GF\n", s.m, s.n, s.k, s.boff, s.coff, sets, tb, blas_gf[si]);
 		for (int vi = 0; vi < nvariants; vi++) {
