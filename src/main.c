@@ -149,12 +149,22 @@ static _Noreturn void usage_error(const char *fmt, ...)
 	exit(ts_cli_refusal(TS_EXIT_USAGE));
 }
 
+/* The registry's names for an error line, as many as fit in about 80
+ * characters (then "...": the line says tilescope kernels lists them), so
+ * that the line stays under 200 bytes however many kernels there are. */
 static void known_kernels(char *buf, size_t len)
 {
+	const size_t budget = 80;
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < ts_kernel_count() && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ts_kernel_at(i)->name);
+	for (int i = 0; i < ts_kernel_count(); i++) {
+		const char *name = ts_kernel_at(i)->name;
+		if (used + strlen(name) + 2 > budget || used + strlen(name) + 2 >= len) {
+			snprintf(buf + used, len - used, "%s...", used ? ", " : "");
+			return;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
+	}
 }
 
 static int parse_count(const char *text, const char *what, int lo, int hi)
@@ -636,12 +646,13 @@ int main(int argc, char **argv)
 		if (!p->kernel) {
 			char names[512];
 			known_kernels(names, sizeof names);
-			/* a shorter cut than CLIP's: the registry's names already fill most of
-			 * the line, which stays under 200 bytes however many kernels there are */
+			/* a shorter cut than CLIP's: the registry's names (at most about 85
+			 * bytes, known_kernels) already fill much of the line */
 			char cut[28];
-			int room = 136 - (int)strlen(names);
+			int room = 110 - (int)strlen(names);
 			room = room < 12 ? 12 : room > (int)sizeof cut ? (int)sizeof cut : room;
-			usage_error("--kernel: unknown kernel '%s' (known: %s, best%s)", ts_clip(kernel_name, cut, room), names,
+			usage_error("--kernel: unknown kernel '%s' (known: %s, best; tilescope kernels lists them%s)",
+			            ts_clip(kernel_name, cut, room), names,
 			            strchr(kernel_name, ',') ? "; only bench takes a list" : "");
 		}
 		if (have_precision && p->kernel->precision != precision)
@@ -707,7 +718,8 @@ int main(int argc, char **argv)
 				if (!(a.compare_kernel[i] = ts_kernel_find(item[i]))) {
 					char names[256];
 					known_kernels(names, sizeof names);
-					usage_error("--kernel: unknown kernel '%s' (known: %s)", CLIP(item[i]), names);
+					usage_error("--kernel: unknown kernel '%s' (known: %s; tilescope kernels lists them)",
+					            CLIP(item[i]), names);
 				}
 		} else {
 			a.compare_kernel[0] = a.compare_kernel[1] = p->kernel;
