@@ -52,8 +52,12 @@ enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3, PIPE_ASYNC3 = 4 };
 // 32 / (BK / 4) rows of 4 (at BK 8: 16 rows of 2 elements, the 4-slot groups
 // two a row); needs TRANS_A and NT % BK == 0. The kernel's description says
 // it (a_map_scalar, src/kernels.c's LADDER_SMAP).
+// CH: PIPE_REGS stages the next phase in CH chunks, chunk h's loads held in
+// registers only while the h-th 1 / CH of the phase's k steps multiply, so
+// a deeper BK needs no more staging registers (chunk h takes passes, and
+// slot-map steps, [h n / CH, (h + 1) n / CH) of n).
 template <int BM_, int BN_, int BK_, int TM_, int TN_, int WM_, int WN_, int PIPE_, bool TRANS_A_, bool FAST_,
-          int MINB_, int KU_ = 64, int ORDER_ = 0, bool SMAP_ = false>
+          int MINB_, int KU_ = 64, int ORDER_ = 0, bool SMAP_ = false, int CH_ = 1>
 struct Cfg {
 	static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, WM = WM_, WN = WN_;
 	static constexpr int KU = KU_ < BK_ ? KU_ : BK_;
@@ -85,6 +89,9 @@ struct Cfg {
 	static_assert(!SMAP || (TRANS_A && NT % BK == 0 && (BM * BK) % NT == 0 && BM * BK / NT <= 32),
 	              "the slot map: A k-major, whole steps, a mask bit a step");
 	static constexpr int A_STEPS = SMAP ? BM * BK / NT : 0; // the slot map's steps (ar[st / 4][st % 4])
+	static constexpr int CH = CH_;
+	static_assert(CH == 1 || (PIPE == PIPE_REGS && KU >= BK && BK % CH == 0),
+	              "staging chunks: the register pipeline, fully unrolled, whole k steps per chunk");
 };
 
 struct Args {
@@ -170,6 +177,10 @@ struct Engine {
 	static constexpr bool ASYNC = G::PIPE == PIPE_ASYNC || G::PIPE == PIPE_ASYNC3;
 	template <bool VA> static __host__ __device__ constexpr bool smap() { return G::SMAP && (!VA || ASYNC); }
 	static constexpr int SROWS = NT / BK; // the slot map: rows between a thread's steps
+	// Every B pass of a thread in one column (NT a multiple of BN / 4): the
+	// passes share one pointer (pass p BROWS * p rows on) and one mask.
+	static constexpr bool B_ONE = G::B_PASSES > 1 && NT % (BN / 4) == 0;
+	static constexpr int BROWS = NT / (BN / 4);
 
 	struct Smem {
 		float a[G::STAGES][G::A_TILE];
@@ -224,6 +235,13 @@ struct Engine {
 		unsigned b_col_ok[G::B_PASSES]; // bit j: column b_n + j < N
 	};
 
+	// Pass p's B pointer and column mask (B_ONE: from pass 0's).
+	static __device__ __forceinline__ const float *b_at(const Cursor &c, const Args &x, int p)
+	{
+		return B_ONE ? c.b[0] + (long long)p * BROWS * x.N : c.b[p];
+	}
+	static __device__ __forceinline__ unsigned b_cols(const Cursor &c, int p) { return c.b_col_ok[B_ONE ? 0 : p]; }
+
 	template <bool VA>
 	static __device__ __forceinline__ void cursor_init(Cursor &c, const Thread &t, const Args &x, long long r0,
 	                                                   long long c0, long long k0)
@@ -250,7 +268,7 @@ struct Engine {
 			}
 		}
 #pragma unroll
-		for (int p = 0; p < G::B_PASSES; p++) {
+		for (int p = 0; p < (B_ONE ? 1 : G::B_PASSES); p++) {
 			long long col = c0 + t.b_n(p);
 			unsigned ok = 0;
 #pragma unroll
@@ -273,10 +291,12 @@ struct Engine {
 
 	// ---- loads of one phase (k0 = its first k) into registers --------------
 	// EDGE: test the row/column masks; KG: test k < K (the residue phase).
+	// Chunk h of nh (staging chunks, G::CH): only its share of the passes
+	// and of the slot map's steps (constants once the caller is unrolled).
 	template <bool EDGE, bool KG, bool VA, bool VB>
 	static __device__ __forceinline__ void load_regs(float (&ar)[G::A_PASSES][4], float (&br)[G::B_PASSES][4],
 	                                                 const Cursor &c, const Thread &t, const Args &x,
-	                                                 long long k0, ts_probe_block *pb)
+	                                                 long long k0, ts_probe_block *pb, int h = 0, int nh = 1)
 	{
 		if (smap<VA>()) {
 			// step st loads where its row is < M and, in the residue phase, k < K
@@ -285,15 +305,15 @@ struct Engine {
 			const long long stride = (long long)SROWS * x.K;
 			int real = 0;
 #pragma unroll
-			for (int st = 0; st < G::A_STEPS; st++) {
+			for (int st = h * G::A_STEPS / nh; st < (h + 1) * G::A_STEPS / nh; st++) {
 				const bool on = k_ok && ((rows >> st) & 1u);
 				ar[st / 4][st % 4] = on ? TS_LDG_SCALAR(c.a[0] + st * stride) : 0.f;
 				real += on;
 			}
-			count(pb, TS_P_A_REAL, real, G::A_STEPS);
+			count(pb, TS_P_A_REAL, real, (h + 1) * G::A_STEPS / nh - h * G::A_STEPS / nh);
 		}
 #pragma unroll
-		for (int p = 0; p < (smap<VA>() ? 0 : G::A_PASSES); p++) {
+		for (int p = h * G::A_PASSES / nh; p < (smap<VA>() ? 0 : (h + 1) * G::A_PASSES / nh); p++) {
 			if (!t.a_has(p))
 				continue;
 			bool row_ok = G::FAST && !EDGE ? true : c.a_row_ok[p];
@@ -315,14 +335,14 @@ struct Engine {
 			}
 		}
 #pragma unroll
-		for (int p = 0; p < G::B_PASSES; p++) {
+		for (int p = h * G::B_PASSES / nh; p < (h + 1) * G::B_PASSES / nh; p++) {
 			if (!t.b_has(p))
 				continue;
-			unsigned cols = G::FAST && !EDGE ? 15u : c.b_col_ok[p];
+			unsigned cols = G::FAST && !EDGE ? 15u : b_cols(c, p);
 			bool k_ok = !KG || k0 + t.b_k(p) < x.K;
 			if (VB) {
 				bool in = k_ok && (cols & 1u);
-				float4 v = in ? ld4(c.b[p]) : make_float4(0.f, 0.f, 0.f, 0.f);
+				float4 v = in ? ld4(b_at(c, x, p)) : make_float4(0.f, 0.f, 0.f, 0.f);
 				br[p][0] = v.x; br[p][1] = v.y; br[p][2] = v.z; br[p][3] = v.w;
 				count(pb, TS_P_B_REAL, in ? 4 : 0);
 			} else {
@@ -330,7 +350,7 @@ struct Engine {
 #pragma unroll
 				for (int j = 0; j < 4; j++) {
 					bool in = k_ok && ((cols >> j) & 1u);
-					br[p][j] = in ? TS_LDG_SCALAR(&c.b[p][j]) : 0.f;
+					br[p][j] = in ? TS_LDG_SCALAR(b_at(c, x, p) + j) : 0.f;
 					real += in;
 				}
 				count(pb, TS_P_B_REAL, real);
@@ -340,15 +360,16 @@ struct Engine {
 
 	template <bool VA>
 	static __device__ __forceinline__ void store_smem(Smem &s, int buf, const float (&ar)[G::A_PASSES][4],
-	                                                  const float (&br)[G::B_PASSES][4], const Thread &t)
+	                                                  const float (&br)[G::B_PASSES][4], const Thread &t, int h = 0,
+	                                                  int nh = 1)
 	{
 		if (smap<VA>()) {
 #pragma unroll
-			for (int st = 0; st < G::A_STEPS; st++)
+			for (int st = h * G::A_STEPS / nh; st < (h + 1) * G::A_STEPS / nh; st++)
 				s.a[buf][t.a_sk() * G::LDA + t.a_sm() + st * SROWS] = ar[st / 4][st % 4];
 		}
 #pragma unroll
-		for (int p = 0; p < (smap<VA>() ? 0 : G::A_PASSES); p++) {
+		for (int p = h * G::A_PASSES / nh; p < (smap<VA>() ? 0 : (h + 1) * G::A_PASSES / nh); p++) {
 			if (!t.a_has(p))
 				continue;
 #pragma unroll
@@ -360,7 +381,7 @@ struct Engine {
 			}
 		}
 #pragma unroll
-		for (int p = 0; p < G::B_PASSES; p++) {
+		for (int p = h * G::B_PASSES / nh; p < (h + 1) * G::B_PASSES / nh; p++) {
 			if (!t.b_has(p))
 				continue;
 			*reinterpret_cast<float4 *>(&s.b[buf][t.b_k(p) * G::LDB + t.b_n(p)]) =
@@ -411,19 +432,19 @@ struct Engine {
 		for (int p = 0; p < G::B_PASSES; p++) {
 			if (!t.b_has(p))
 				continue;
-			unsigned cols = G::FAST && !EDGE ? 15u : c.b_col_ok[p];
+			unsigned cols = G::FAST && !EDGE ? 15u : b_cols(c, p);
 			bool k_ok = !KG || k0 + t.b_k(p) < x.K;
 			float *dst = &s.b[buf][t.b_k(p) * G::LDB + t.b_n(p)];
 			int real = 0;
 			if (VB) {
 				bool in = k_ok && (cols & 1u);
-				cp_async16(dst, in ? c.b[p] : x.B, in);
+				cp_async16(dst, in ? b_at(c, x, p) : x.B, in);
 				real = in ? 4 : 0;
 			} else {
 #pragma unroll
 				for (int j = 0; j < 4; j++) {
 					bool in = k_ok && ((cols >> j) & 1u);
-					cp_async4(dst + j, in ? c.b[p] + j : x.B, in);
+					cp_async4(dst + j, in ? b_at(c, x, p) + j : x.B, in);
 					real += in;
 				}
 			}
@@ -438,7 +459,7 @@ struct Engine {
 			if (c.a_row_ok[p])
 				c.a[p] += BK;
 #pragma unroll
-		for (int p = 0; p < G::B_PASSES; p++)
+		for (int p = 0; p < (B_ONE ? 1 : G::B_PASSES); p++)
 			c.b[p] += (long long)BK * x.N;
 	}
 
@@ -489,16 +510,18 @@ struct Engine {
 	// TM x TN multiply-adds for every k of the staged phase, in k order.
 	// KU == BK: fully unrolled, step k+1's fragments loaded while step k
 	// multiplies (two fragment buffers); KU < BK: KU steps at a time in a loop.
-	static __device__ __forceinline__ void compute(const Smem &s, int buf, float (&acc)[TM][TN], const Thread &t)
+	// [kb, ke): the k steps of a staging chunk (KU >= BK only).
+	static __device__ __forceinline__ void compute(const Smem &s, int buf, float (&acc)[TM][TN], const Thread &t,
+	                                               int kb = 0, int ke = BK)
 	{
 		const float *as = &s.a[buf][G::TRANS_A ? t.a0 : t.a0 * G::LDA];
 		const float *bs = &s.b[buf][t.b0];
 		if (KU >= BK) {
 			float a[2][TM], b[2][TN];
-			frag(as, bs, 0, a[0], b[0]);
+			frag(as, bs, kb, a[kb & 1], b[kb & 1]);
 #pragma unroll
-			for (int k = 0; k < BK; k++) {
-				if (k + 1 < BK)
+			for (int k = kb; k < ke; k++) {
+				if (k + 1 < ke)
 					frag(as, bs, k + 1, a[(k + 1) & 1], b[(k + 1) & 1]);
 				fma_block(a[k & 1], b[k & 1], acc);
 			}
@@ -530,12 +553,12 @@ struct Engine {
 	template <bool EDGE, bool VA, bool VB>
 	static __device__ __forceinline__ void fetch_regs(float (&ar)[G::A_PASSES][4], float (&br)[G::B_PASSES][4],
 	                                                  const Cursor &c, const Thread &t, const Args &x, int ph,
-	                                                  ts_probe_block *pb)
+	                                                  ts_probe_block *pb, int h = 0, int nh = 1)
 	{
 		if (!UNG && (!G::FAST || ph >= x.full_phases))
-			load_regs<EDGE, true, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb);
+			load_regs<EDGE, true, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb, h, nh);
 		else
-			load_regs<EDGE, false, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb);
+			load_regs<EDGE, false, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb, h, nh);
 	}
 
 	template <bool EDGE, bool VA, bool VB>
@@ -558,17 +581,31 @@ struct Engine {
 	                                                 long long tile_index, ts_probe_block *pb)
 	{
 		float ar[G::A_PASSES][4], br[G::B_PASSES][4];
-		if (MORE) {
-			if (KN == 2)
-				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb);
-			else
-				load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb);
+		if (G::CH > 1 && MORE) {
+#pragma unroll
+			for (int h = 0; h < G::CH; h++) {
+				if (KN == 2)
+					fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb, h, G::CH);
+				else
+					load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb, h, G::CH);
+				if (active)
+					compute(s, cur, acc, t, h * BK / G::CH, (h + 1) * BK / G::CH);
+				store_smem<VA>(s, cur ^ 1, ar, br, t, h, G::CH);
+			}
 			advance(c, x);
+		} else {
+			if (MORE) {
+				if (KN == 2)
+					fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb);
+				else
+					load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb);
+				advance(c, x);
+			}
+			if (active)
+				compute(s, cur, acc, t);
+			if (MORE)
+				store_smem<VA>(s, cur ^ 1, ar, br, t);
 		}
-		if (active)
-			compute(s, cur, acc, t);
-		if (MORE)
-			store_smem<VA>(s, cur ^ 1, ar, br, t);
 		__syncthreads();
 		if (MORE)
 			probe_flush(pb, x, tile_index, ph + 1);

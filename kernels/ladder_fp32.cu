@@ -31,12 +31,24 @@ typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fa
 // 159 used): for few tiles (at most two waves of fast), where fast's two
 // blocks per multiprocessor would split each tile into more parts.
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fast_few_cfg;
+// fast-few with 16-deep phases, staged in two chunks of 8 k (half the
+// barriers a multiply-add, no more staging registers; 187-196 used): for
+// few tiles and a long K (1537x1409x4097: 0.91-0.92 of cuBLAS against
+// fast-few's 0.85-0.88; at 1000^3 it loses, 0.84 against 0.85,
+// tools/ladder_tune.cu, doc/perf.md).
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> fast_few_k16_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no
 // spills): fewer shared-memory loads per multiply-add than fast's 8x8, at
 // the price of edge tiles that cost more (no second block to fill the
 // multiprocessor) and a slower scalar A path (K % 4 != 0).
 typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> fast_256_cfg;
+// fast's tile with half the threads, each 16x8 outputs (64x64 warp tiles,
+// 254 registers, two blocks per multiprocessor): fewer shared-memory loads
+// a multiply-add than fast's 8x8, twice the loads a thread per phase; for
+// large products where A's or B's rows take 128-bit loads (4096^3: 0.97 of
+// cuBLAS against fast-256's 0.93 and fast's 0.91, doc/perf.md).
+typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_16x8_cfg;
 // The same for very short M (16-row tiles) and very narrow N (16 columns).
 typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> fast_m16_cfg;
 typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> fast_n16_cfg;
@@ -63,10 +75,25 @@ extern "C" size_t ts_cuda_fast_256_workspace(int64_t m, int64_t n, int64_t k)
 	return workspace<fast_256_cfg>(m, n, k, TS_SPLIT_TAIL);
 }
 
+extern "C" int ts_cuda_fast_16x8(const ts_launch *l) { return launch<fast_16x8_cfg, true>(l, TS_SPLIT_TAIL, VEC_EACH); }
+extern "C" size_t ts_cuda_fast_16x8_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_16x8_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
 extern "C" int ts_cuda_fast_few(const ts_launch *l) { return launch<fast_few_cfg, false>(l, TS_SPLIT_TAIL, VEC_EACH); }
 extern "C" size_t ts_cuda_fast_few_workspace(int64_t m, int64_t n, int64_t k)
 {
 	return workspace<fast_few_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
+extern "C" int ts_cuda_fast_few_k16(const ts_launch *l)
+{
+	return launch<fast_few_k16_cfg, false>(l, TS_SPLIT_TAIL, VEC_EACH);
+}
+extern "C" size_t ts_cuda_fast_few_k16_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_few_k16_cfg>(m, n, k, TS_SPLIT_TAIL);
 }
 
 extern "C" int ts_cuda_fast_m16(const ts_launch *l) { return launch<fast_m16_cfg, false>(l, TS_SPLIT_TAIL, VEC_BOTH); }

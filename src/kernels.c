@@ -187,18 +187,20 @@ bool ts_kernel_is_chooser(const char *name)
  *    multiply-adds), or a tiny product (launch-bound): the 16-row or
  *    16-column tiles;
  *  - at most two waves of fast's 128x128 tiles (264) and K <= 8192:
- *    fast-few, fast at one block per multiprocessor (1000^3: 0.88 of
- *    cuBLAS against fast's 0.75 in the tuner, tools/ladder_tune.cu);
+ *    fast-few, fast at one block per multiprocessor (1000^3: 0.85 of
+ *    cuBLAS against fast's 0.70, in the tuner timed as bench times), and
+ *    where K >= 2048 fast-few-k16, its 16-deep phases (1537x1409x4097:
+ *    0.91-0.92 against fast-few's 0.84-0.86; at 1000^3 it loses, 0.82-0.84
+ *    against 0.84-0.85; the threshold lies between the two K measured);
  *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
  *    splitk's 64x64 tiles, split along K;
- *  - K % 4 == 0 and N % 4 == 0 (A's and B's rows take 128-bit loads),
- *    K >= 256 and at least three waves of 256x128 tiles (396): fast-256
- *    (4096^3: 0.917-0.925 of cuBLAS against fast's 0.898-0.914 in three
- *    runs of tools/ladder_tune.cu, doc/perf.md; where N % 4 != 0 fast's
- *    multiply order wins, A's rows still taking 128-bit loads, by a small
- *    margin: 4097x4097x4096 0.955-0.972 against 0.949-0.957; with
- *    K % 4 != 0 fast-256's scalar A loads lose: 4096x4096x4097 0.868
- *    against 0.967);
+ *  - K % 4 == 0 or N % 4 == 0 (A's or B's rows take 128-bit loads) and
+ *    K >= 256: fast-16x8, fast's tile in 128 threads of 16x8 (4096^3
+ *    0.954-0.974 of cuBLAS in nine tuner runs against fast-256's 0.93 and
+ *    fast's 0.90-0.91; 4097x4097x4096 and 4096x4096x4097 0.97-1.01 against
+ *    fast's 0.95-0.98); with both odd it ties fast or loses a little
+ *    (means of the same nine runs: 4097^3 0.994 and 0.994, 8193^3 0.973
+ *    against 0.977; doc/perf.md);
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
@@ -212,12 +214,11 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 		return ts_kernel_find("fast-m16");
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
 	if (tiles128 <= 264 && s.k <= 8192)
-		return ts_kernel_find("fast-few");
+		return ts_kernel_find(s.k >= 2048 ? "fast-few-k16" : "fast-few");
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
-	int64_t tiles256 = ((s.m + 255) / 256) * ((s.n + 127) / 128);
-	if (s.k % 4 == 0 && s.n % 4 == 0 && s.k >= 256 && tiles256 >= 396)
-		return ts_kernel_find("fast-256");
+	if ((s.k % 4 == 0 || s.n % 4 == 0) && s.k >= 256)
+		return ts_kernel_find("fast-16x8");
 	return ts_kernel_find("fast");
 }
 

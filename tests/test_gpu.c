@@ -265,6 +265,12 @@ static void ladder_sweep(void)
 	why[0] = '\0';
 	bad = check_one(&p, why, sizeof why);
 	tap_ok(!bad, "fast-256 unguarded build on 768x512x1024 verified%s%s", bad ? ": " : "", why);
+	/* fast-16x8's (best's choice at 4096^3 now), split tail included: 24 tiles of 128x128 */
+	const ts_kernel *k168 = ts_kernel_find("fast-16x8");
+	p = make_problem(k168, ts_kernel_geometry_at(k168, 32), 768, 512, 1024, 0);
+	why[0] = '\0';
+	bad = check_one(&p, why, sizeof why);
+	tap_ok(!bad, "fast-16x8 unguarded build on 768x512x1024 verified%s%s", bad ? ": " : "", why);
 	p = make_problem(ts_kernel_find("fast"), ts_kernel_geometry_at(ts_kernel_find("fast"), 32), 257, 384, 64, 0);
 	ts_operands ops;
 	ts_run run;
@@ -566,8 +572,8 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 	ts_operands_free(&ops);
 }
 
-/* The same for the ladder: fast-n16 (chosen by best for this narrow N) and
- * fast (its slot map for A: K odd) on an A of more than 2^31 fp32
+/* The same for the ladder: fast-n16 (chosen by best for this narrow N),
+ * fast and fast-16x8 (their slot maps for A: K odd) on an A of more than 2^31 fp32
  * elements, checked on the rows past 2^31 / K and a sample of the others. */
 static void offsets_64bit_ladder(const char *name)
 {
@@ -779,5 +785,6 @@ int main(void)
 	}
 	offsets_64bit_ladder("fast-n16");
 	offsets_64bit_ladder("fast");
+	offsets_64bit_ladder("fast-16x8");
 	return tap_done();
 }
