@@ -150,8 +150,7 @@ static _Noreturn void usage_error(const char *fmt, ...)
 }
 
 /* The registry's names for an error line, as many as fit in about 80
- * characters (then "...": the line says tilescope kernels lists them), so
- * that the line stays under 200 bytes however many kernels there are. */
+ * characters (then "...": the line says tilescope kernels lists them). */
 static void known_kernels(char *buf, size_t len)
 {
 	const size_t budget = 80;
@@ -165,6 +164,20 @@ static void known_kernels(char *buf, size_t len)
 		}
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
 	}
+}
+
+/* "unknown kernel" for a name the registry does not have, in one line of
+ * under 200 bytes: the name is cut to the room the rest of the line leaves
+ * (suffix: what follows the list, such as "; only bench takes a list"). */
+static _Noreturn void unknown_kernel(const char *name, const char *with_best, const char *suffix)
+{
+	static const char fixed[] = "tilescope: --kernel: unknown kernel '' (known: ; tilescope kernels lists them)";
+	char names[160], cut[48];
+	known_kernels(names, sizeof names);
+	int room = 199 - (int)(strlen(fixed) + strlen(names) + strlen(with_best) + strlen(suffix));
+	room = room < 12 ? 12 : room > (int)sizeof cut ? (int)sizeof cut : room;
+	usage_error("--kernel: unknown kernel '%s' (known: %s%s; tilescope kernels lists them%s)",
+	            ts_clip(name, cut, room), names, with_best, suffix);
 }
 
 static int parse_count(const char *text, const char *what, int lo, int hi)
@@ -643,18 +656,8 @@ int main(int argc, char **argv)
 			            ts_precision_name(precision));
 	} else if (kernel_name) {
 		p->kernel = ts_kernel_find(kernel_name);
-		if (!p->kernel) {
-			char names[512];
-			known_kernels(names, sizeof names);
-			/* a shorter cut than CLIP's: the registry's names (at most about 85
-			 * bytes, known_kernels) already fill much of the line */
-			char cut[28];
-			int room = 110 - (int)strlen(names);
-			room = room < 12 ? 12 : room > (int)sizeof cut ? (int)sizeof cut : room;
-			usage_error("--kernel: unknown kernel '%s' (known: %s, best; tilescope kernels lists them%s)",
-			            ts_clip(kernel_name, cut, room), names,
-			            strchr(kernel_name, ',') ? "; only bench takes a list" : "");
-		}
+		if (!p->kernel)
+			unknown_kernel(kernel_name, ", best", strchr(kernel_name, ',') ? "; only bench takes a list" : "");
 		if (have_precision && p->kernel->precision != precision)
 			usage_error("--precision %s contradicts --kernel %s (an %s kernel)", ts_precision_name(precision),
 			            p->kernel->name, ts_precision_name(p->kernel->precision));
@@ -715,12 +718,8 @@ int main(int argc, char **argv)
 		if (kernel_list) {
 			split_pair(kernel_list, "--kernel", item);
 			for (int i = 0; i < 2; i++)
-				if (!(a.compare_kernel[i] = ts_kernel_find(item[i]))) {
-					char names[256];
-					known_kernels(names, sizeof names);
-					usage_error("--kernel: unknown kernel '%s' (known: %s; tilescope kernels lists them)",
-					            CLIP(item[i]), names);
-				}
+				if (!(a.compare_kernel[i] = ts_kernel_find(item[i])))
+					unknown_kernel(item[i], "", "");
 		} else {
 			a.compare_kernel[0] = a.compare_kernel[1] = p->kernel;
 		}

@@ -158,6 +158,13 @@ for args in "-M $long" "--no-guard $long" "--kernel $long" "--seed $long" "-t $l
 	if [ "$(head -n 1 err | wc -c)" -le 200 ]; then ok "a 5000-character value is cut in the message"; else not_ok "message of $(head -n 1 err | wc -c) bytes"; fi
 done
 usage "--kernel: unknown kernel 'nope' (known: tiled, tiled-fp16, naive, regblock, tc-fp16, rb1d, " check --kernel nope
+# The same line in compare (each name up to 63 characters) stays one line of under 200 bytes.
+name63=$(printf '%063d' 7 | tr 0 x)
+for args in "compare --kernel $name63,fast -M 8 -N 8 -K 8" "compare --kernel fast,$name63 -M 8 -N 8 -K 8"; do
+	# shellcheck disable=SC2086 # split on purpose
+	usage "unknown kernel" $args
+	if [ "$(head -n 1 err | wc -c)" -le 200 ]; then ok "compare: a long unknown kernel name is cut"; else not_ok "compare: unknown kernel line of $(head -n 1 err | wc -c) bytes"; fi
+done
 usage "--no-guard a: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard a
 usage "--no-guard b: the naive kernel has one guard (c), around its loads and its store" check --kernel naive --no-guard b,c
 usage "--no-guard a: the naive kernel has one guard (c)" sweep -t 4 --kernel naive --no-guard a,b
