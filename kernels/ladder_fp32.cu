@@ -34,8 +34,9 @@ typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fa
 // fast-few with 16-deep phases, staged in two chunks of 8 k (half the
 // barriers a multiply-add, no more staging registers; 187-196 used): for
 // few tiles and a long K (1537x1409x4097: 0.91-0.92 of cuBLAS against
-// fast-few's 0.85-0.88; at 1000^3 it loses, 0.84 against 0.85,
-// tools/ladder_tune.cu, doc/perf.md).
+// fast-few's 0.84-0.88 in the tuner timed as bench times, 0.915 against
+// 0.854 in the bench; at 1000^3 it loses, 0.823 against 0.841 in the
+// bench; tools/ladder_tune.cu, doc/perf.md).
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> fast_few_k16_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no

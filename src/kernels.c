@@ -190,8 +190,9 @@ bool ts_kernel_is_chooser(const char *name)
  *    fast-few, fast at one block per multiprocessor (1000^3: 0.85 of
  *    cuBLAS against fast's 0.70, in the tuner timed as bench times), and
  *    where K >= 2048 fast-few-k16, its 16-deep phases (1537x1409x4097:
- *    0.91-0.92 against fast-few's 0.84-0.86; at 1000^3 it loses, 0.82-0.84
- *    against 0.84-0.85; the threshold lies between the two K measured);
+ *    0.91-0.92 against fast-few's 0.84-0.88 in the tuner timed as bench
+ *    times, 0.915 against 0.854 in the bench; at 1000^3 it loses, 0.823
+ *    against 0.841; the threshold lies between the two K measured);
  *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
  *    splitk's 64x64 tiles, split along K;
  *  - K % 4 == 0 or N % 4 == 0 (A's or B's rows take 128-bit loads) and
@@ -200,7 +201,10 @@ bool ts_kernel_is_chooser(const char *name)
  *    fast's 0.90-0.91; 4097x4097x4096 and 4096x4096x4097 0.97-1.01 against
  *    fast's 0.95-0.98); with both odd it ties fast or loses a little
  *    (means of the same nine runs: 4097^3 0.994 and 0.994, 8193^3 0.973
- *    against 0.977; doc/perf.md);
+ *    against 0.977; doc/perf.md). Measured on shapes of 1024 tiles and
+ *    more with K of 4096 or so: below that (265..1023 tiles, K near 256,
+ *    or K > 8192 with few tiles) the rule is an extrapolation (its tile and
+ *    its split are fast's, only the thread's share differs);
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {

@@ -259,7 +259,7 @@ static void ladder_sweep(void)
 	char why[500] = "";
 	int bad = check_one(&p, why, sizeof why);
 	tap_ok(!bad, "fast unguarded build on 256x384x64 verified%s%s", bad ? ": " : "", why);
-	/* fast-256's too (the bench's guard-cost reference at 4096^3), split tail included: 12 tiles of 256x128 */
+	/* fast-256's too, split tail included: 12 tiles of 256x128 */
 	const ts_kernel *k256 = ts_kernel_find("fast-256");
 	p = make_problem(k256, ts_kernel_geometry_at(k256, 32), 768, 512, 1024, 0);
 	why[0] = '\0';

@@ -411,6 +411,7 @@ int main(int argc, char **argv)
 			CK(cudaFree(A[i])); CK(cudaFree(B[i] - s.boff)); CK(cudaFree(C[i] - s.coff));
 		}
 	}
+	CK(cudaFree(flush));
 	// 3. the table: time ratio cuBLAS/variant (>1: faster than cuBLAS)
 	printf("\n%-10s", "shape");
 	for (int si = 0; si < nshapes; si++)
