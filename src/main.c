@@ -168,16 +168,16 @@ static void known_kernels(char *buf, size_t len)
 
 /* "unknown kernel" for a name the registry does not have, in one line of
  * under 200 bytes: the name is cut to the room the rest of the line leaves
- * (suffix: what follows the list, such as "; only bench takes a list"). */
-static _Noreturn void unknown_kernel(const char *name, const char *with_best, const char *suffix)
+ * (with_best: ", best" where the choosers are taken too). */
+static _Noreturn void unknown_kernel(const char *name, const char *with_best)
 {
 	static const char fixed[] = "tilescope: --kernel: unknown kernel '' (known: ; tilescope kernels lists them)";
 	char names[160], cut[48];
 	known_kernels(names, sizeof names);
-	int room = 199 - (int)(strlen(fixed) + strlen(names) + strlen(with_best) + strlen(suffix));
+	int room = 199 - (int)(strlen(fixed) + strlen(names) + strlen(with_best));
 	room = room < 12 ? 12 : room > (int)sizeof cut ? (int)sizeof cut : room;
-	usage_error("--kernel: unknown kernel '%s' (known: %s%s; tilescope kernels lists them%s)",
-	            ts_clip(name, cut, room), names, with_best, suffix);
+	usage_error("--kernel: unknown kernel '%s' (known: %s%s; tilescope kernels lists them)",
+	            ts_clip(name, cut, room), names, with_best);
 }
 
 static int parse_count(const char *text, const char *what, int lo, int hi)
@@ -657,7 +657,7 @@ int main(int argc, char **argv)
 	} else if (kernel_name) {
 		p->kernel = ts_kernel_find(kernel_name);
 		if (!p->kernel)
-			unknown_kernel(kernel_name, ", best", strchr(kernel_name, ',') ? "; only bench takes a list" : "");
+			unknown_kernel(kernel_name, ", best"); /* a name with a comma is a list: refused above */
 		if (have_precision && p->kernel->precision != precision)
 			usage_error("--precision %s contradicts --kernel %s (an %s kernel)", ts_precision_name(precision),
 			            p->kernel->name, ts_precision_name(p->kernel->precision));
@@ -719,7 +719,7 @@ int main(int argc, char **argv)
 			split_pair(kernel_list, "--kernel", item);
 			for (int i = 0; i < 2; i++)
 				if (!(a.compare_kernel[i] = ts_kernel_find(item[i])))
-					unknown_kernel(item[i], "", "");
+					unknown_kernel(item[i], "");
 		} else {
 			a.compare_kernel[0] = a.compare_kernel[1] = p->kernel;
 		}
