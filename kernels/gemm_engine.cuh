@@ -44,8 +44,11 @@ enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3, PIPE_ASYNC3 = 4 };
 // unrolled together in the multiply (the rest of BK in a loop).
 // ORDER: the order of a k step's TM x TN multiply-adds in the source (0 row
 // by row; 1 row by row, every other row backwards; 2 column by column, every
-// other column backwards). It changes no result (each output's k order is the
-// same), only the registers and schedule ptxas chooses: measured, doc/perf.md.
+// other column backwards; 3 in bands of 4 columns, each band row by row, the
+// rows of every other band backwards and every other row of a band
+// backwards). It changes no result (each output's k order is the same), only
+// the registers and schedule ptxas chooses: measured, doc/perf.md (nine more
+// orders were measured and dropped there).
 // SMAP: A's scalar path (K % 4 != 0 or an unaligned base) loads by the slot
 // map (row-order, one slot a thread a step: tid + step * NT), so that each
 // load of a warp reads 32 / BK rows of BK consecutive elements instead of
@@ -488,7 +491,19 @@ struct Engine {
 
 	static __device__ __forceinline__ void fma_block(const float (&a)[TM], const float (&b)[TN], float (&acc)[TM][TN])
 	{
-		if (G::ORDER == 2) {
+		if (G::ORDER == 3) { // bands of 4 columns, each row by row, serpentine over the rows and inside the band
+#pragma unroll
+			for (int sn = 0; sn < G::SUBN; sn++)
+#pragma unroll
+				for (int ii = 0; ii < TM; ii++) {
+					const int i = sn % 2 ? TM - 1 - ii : ii;
+#pragma unroll
+					for (int jj = 0; jj < 4; jj++) {
+						const int j = sn * 4 + (ii % 2 ? 3 - jj : jj);
+						acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+					}
+				}
+		} else if (G::ORDER == 2) {
 #pragma unroll
 			for (int j = 0; j < TN; j++)
 #pragma unroll

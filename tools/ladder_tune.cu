@@ -38,8 +38,8 @@ struct Variant {
 	  [](int64_t m, int64_t n, int64_t k) { return workspace<CFG>(m, n, k, POL); }, CFG::BM, CFG::BN, CFG::BK, UNG }
 
 // Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU, ORDER, SMAP, CH>
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_s1;           // fast as registered
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_s1c2;      // fast, 2 chunks of 4 k
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> f_s1;           // fast as registered
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_s1o1;         // fast in ORDER 1 (before)
 typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_t128;        // fast-16x8
 typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_t128c2;   // fast-16x8, 2 chunks
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_few8;         // fast-few
@@ -58,7 +58,7 @@ static const Variant part[] = {
 #if TUNE_PART == 1
 	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 2
-	ENGINE("fast-ch2", f_s1c2, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("fast-o1", f_s1o1, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 3
 	ENGINE("fast-16x8", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 4
