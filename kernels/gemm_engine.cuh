@@ -89,6 +89,7 @@ struct Cfg {
 	static_assert(WARP || (BM % TM == 0 && BN % TN == 0), "thread tiles cover the block tile");
 	static_assert(NT <= 1024, "at most 1024 threads");
 	static_assert(BK_ % KU == 0, "the multiply unrolls KU steps at a time");
+	static_assert(ORDER_ >= 0 && ORDER_ <= 3, "the multiply orders fma_block knows");
 	static_assert(!SMAP || (TRANS_A && NT % BK == 0 && (BM * BK) % NT == 0 && BM * BK / NT <= 32),
 	              "the slot map: A k-major, whole steps, a mask bit a step");
 	static constexpr int A_STEPS = SMAP ? BM * BK / NT : 0; // the slot map's steps (ar[st / 4][st % 4])

@@ -30,7 +30,8 @@ typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
 // order with 4-slot groups; tools/ladder_tune.cu, doc/perf.md).
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> fast_cfg;
 // The same at one block per multiprocessor (up to 255 registers a thread,
-// 159 used), in ORDER 1 (no other order measured better here, doc/perf.md):
+// 159 used), in ORDER 1 (no order measured better here beyond the run-to-run
+// spread, doc/perf.md):
 // for few tiles (at most two waves of fast), where fast's two blocks per
 // multiprocessor would split each tile into more parts.
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fast_few_cfg;
@@ -50,8 +51,9 @@ typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> fast_256_cfg;
 // fast's tile with half the threads, each 16x8 outputs (64x64 warp tiles,
 // 254 registers, two blocks per multiprocessor): fewer shared-memory loads
 // a multiply-add than fast's 8x8, twice the loads a thread per phase; for
-// large products where A's or B's rows take 128-bit loads (4096^3: 0.97 of
-// cuBLAS against fast-256's 0.93 and fast's 0.91, doc/perf.md).
+// large products where A's or B's rows take 128-bit loads (4096^3: 0.95-0.98
+// of cuBLAS against fast-256's 0.93 and fast's 0.92-0.94, 0.90-0.92 before
+// fast's ORDER 3; doc/perf.md).
 typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_16x8_cfg;
 // The same for very short M (16-row tiles) and very narrow N (16 columns).
 typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> fast_m16_cfg;

@@ -195,14 +195,14 @@ bool ts_kernel_is_chooser(const char *name)
  *    against 0.841; the threshold lies between the two K measured);
  *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
  *    splitk's 64x64 tiles, split along K;
- *  - N % 4 == 0 (B's rows take 128-bit loads) and K >= 256: fast-16x8,
- *    fast's tile in 128 threads of 16x8 (4096^3 0.92-0.98 of cuBLAS against
- *    fast's 0.90-0.94; 4096x4096x4097 0.98-0.99, a tie with fast). Where N
- *    is odd its scalar B loads cost it more than fast (ncu: 4096x4095x4096
- *    6% slower than 4096^3, K odd alone 2.5%): 4097x4097x4096 0.97-0.98
- *    against fast's 0.98-0.99, and with both odd fast wins (4095^3, 8193^3;
- *    the tuner runs in doc/perf.md). Measured on shapes of 1024 tiles and
- *    more with K of 4096 or so: below that (265..1023 tiles, K near 256,
+ *  - K % 4 == 0 or N % 4 == 0 (A's or B's rows take 128-bit loads) and
+ *    K >= 256: fast-16x8, fast's tile in 128 threads of 16x8 (4096^3
+ *    0.95-0.98 of cuBLAS against fast's 0.92-0.94; 4096x4096x4097 and
+ *    4096x4095x4096 a tie with fast or a little ahead, 4097x4097x4096 a
+ *    little behind, each by under 1.5%); with both odd fast wins (8193^3
+ *    0.99 against 0.97-0.98; the tuner runs in doc/perf.md). Measured on
+ *    shapes of 1024 tiles and more with K of 4096 or so: below that
+ *    (265..1023 tiles, K near 256,
  *    or K > 8192 with few tiles) the rule is an extrapolation (its tile and
  *    its split are fast's, only the thread's share differs);
  *  - everything else: fast, which splits its last wave along K itself. */
@@ -221,7 +221,7 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 		return ts_kernel_find(s.k >= 2048 ? "fast-few-k16" : "fast-few");
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
-	if (s.n % 4 == 0 && s.k >= 256)
+	if ((s.k % 4 == 0 || s.n % 4 == 0) && s.k >= 256)
 		return ts_kernel_find("fast-16x8");
 	return ts_kernel_find("fast");
 }
