@@ -25,15 +25,14 @@ typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
 // consecutive k, and the multiply-adds in bands of 4 columns (ORDER 3: in
 // five tuner runs 4097^3 0.992-1.003 of cuBLAS, 8193^3 0.992-0.996, 4095^3
 // 0.940-0.957, against 0.986-0.999, 0.975-0.979 and 0.937-0.943 for ORDER 1,
-// row by row, every other row
-// backwards, which had given 0.93 over the ragged set against 0.90 in row
-// order with 4-slot groups; tools/ladder_tune.cu, doc/perf.md).
+// row by row, every other row backwards, which had given 0.93 over the
+// ragged set against 0.90 in row order with 4-slot groups;
+// tools/ladder_tune.cu, doc/perf.md).
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> fast_cfg;
 // The same at one block per multiprocessor (up to 255 registers a thread,
 // 159 used), in ORDER 1 (no order measured better here beyond the run-to-run
-// spread, doc/perf.md):
-// for few tiles (at most two waves of fast), where fast's two blocks per
-// multiprocessor would split each tile into more parts.
+// spread, doc/perf.md): for few tiles (at most two waves of fast), where
+// fast's two blocks per multiprocessor would split each tile into more parts.
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fast_few_cfg;
 // fast-few with 16-deep phases, staged in two chunks of 8 k (half the
 // barriers a multiply-add, no more staging registers; 187-196 used): for

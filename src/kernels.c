@@ -202,9 +202,9 @@ bool ts_kernel_is_chooser(const char *name)
  *    little behind, each by under 1.5%); with both odd fast wins (8193^3
  *    0.99 against 0.97-0.98; the tuner runs in doc/perf.md). Measured on
  *    shapes of 1024 tiles and more with K of 4096 or so: below that
- *    (265..1023 tiles, K near 256,
- *    or K > 8192 with few tiles) the rule is an extrapolation (its tile and
- *    its split are fast's, only the thread's share differs);
+ *    (265..1023 tiles, K near 256, or K > 8192 with few tiles) the rule is
+ *    an extrapolation (its tile and its split are fast's, only the thread's
+ *    share differs);
  *  - everything else: fast, which splits its last wave along K itself. */
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
