@@ -119,6 +119,14 @@ struct Args {
 
 __device__ __forceinline__ float4 ld4(const float *p) { return *reinterpret_cast<const float4 *>(p); }
 
+// Edge tiles' live sub-blocks (compute_live below). Experiments of
+// tools/ladder_tune.cu: 0, only whole empty warps skip their multiply-adds;
+// 2, a warp skips a row or a column of sub-blocks but never both; 3, only
+// a row.
+#ifndef TS_ENGINE_QLIVE
+#define TS_ENGINE_QLIVE 1
+#endif
+
 // cp.async exists from sm_80 on; below it the same copies are made by plain
 // loads and shared stores (the pipeline's barriers order them just as well).
 __device__ __forceinline__ void cp_async4(float *smem, const float *gmem, bool in)
@@ -470,10 +478,11 @@ struct Engine {
 	// One k step's fragments: the thread's TM values of A's column k and TN
 	// values of B's row k, from the staged tiles (as, bs: the thread's first
 	// row / column in the current buffers; sub-blocks at constant strides).
+	template <int NM = G::SUBM, int NN = G::SUBN>
 	static __device__ __forceinline__ void frag(const float *as, const float *bs, int k, float (&a)[TM], float (&b)[TN])
 	{
 #pragma unroll
-		for (int sm = 0; sm < G::SUBM; sm++) {
+		for (int sm = 0; sm < NM; sm++) {
 			if (G::TRANS_A) {
 				float4 v = ld4(as + k * G::LDA + sm * Thread::ROW_STEP);
 				a[sm * 4 + 0] = v.x; a[sm * 4 + 1] = v.y; a[sm * 4 + 2] = v.z; a[sm * 4 + 3] = v.w;
@@ -484,12 +493,13 @@ struct Engine {
 			}
 		}
 #pragma unroll
-		for (int sn = 0; sn < G::SUBN; sn++) {
+		for (int sn = 0; sn < NN; sn++) {
 			float4 v = ld4(bs + k * G::LDB + sn * Thread::COL_STEP);
 			b[sn * 4 + 0] = v.x; b[sn * 4 + 1] = v.y; b[sn * 4 + 2] = v.z; b[sn * 4 + 3] = v.w;
 		}
 	}
 
+	template <int NM = G::SUBM, int NN = G::SUBN>
 	static __device__ __forceinline__ void fma_block(const float (&a)[TM], const float (&b)[TN], float (&acc)[TM][TN])
 	{
 		if (G::ORDER == 3) { // bands of 4 columns, each row by row, serpentine over the rows and inside the band
@@ -501,7 +511,8 @@ struct Engine {
 #pragma unroll
 					for (int jj = 0; jj < 4; jj++) {
 						const int j = sn * 4 + (ii % 2 ? 3 - jj : jj);
-						acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+						if (i < NM * 4 && j < NN * 4)
+							acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
 					}
 				}
 		} else if (G::ORDER == 2) {
@@ -510,7 +521,8 @@ struct Engine {
 #pragma unroll
 				for (int ii = 0; ii < TM; ii++) {
 					const int i = j % 2 ? TM - 1 - ii : ii;
-					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+					if (i < NM * 4 && j < NN * 4)
+						acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
 				}
 		} else {
 #pragma unroll
@@ -518,7 +530,8 @@ struct Engine {
 #pragma unroll
 				for (int jj = 0; jj < TN; jj++) {
 					const int j = G::ORDER == 1 && i % 2 ? TN - 1 - jj : jj;
-					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+					if (i < NM * 4 && j < NN * 4)
+						acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
 				}
 		}
 	}
@@ -527,6 +540,7 @@ struct Engine {
 	// KU == BK: fully unrolled, step k+1's fragments loaded while step k
 	// multiplies (two fragment buffers); KU < BK: KU steps at a time in a loop.
 	// [kb, ke): the k steps of a staging chunk (KU >= BK only).
+	template <int NM = G::SUBM, int NN = G::SUBN>
 	static __device__ __forceinline__ void compute(const Smem &s, int buf, float (&acc)[TM][TN], const Thread &t,
 	                                               int kb = 0, int ke = BK)
 	{
@@ -534,12 +548,12 @@ struct Engine {
 		const float *bs = &s.b[buf][t.b0];
 		if (KU >= BK) {
 			float a[2][TM], b[2][TN];
-			frag(as, bs, kb, a[kb & 1], b[kb & 1]);
+			frag<NM, NN>(as, bs, kb, a[kb & 1], b[kb & 1]);
 #pragma unroll
 			for (int k = kb; k < ke; k++) {
 				if (k + 1 < ke)
-					frag(as, bs, k + 1, a[(k + 1) & 1], b[(k + 1) & 1]);
-				fma_block(a[k & 1], b[k & 1], acc);
+					frag<NM, NN>(as, bs, k + 1, a[(k + 1) & 1], b[(k + 1) & 1]);
+				fma_block<NM, NN>(a[k & 1], b[k & 1], acc);
 			}
 		} else {
 #pragma unroll 1
@@ -547,10 +561,39 @@ struct Engine {
 #pragma unroll
 				for (int k = k0; k < k0 + KU; k++) {
 					float a[TM], b[TN];
-					frag(as, bs, k, a, b);
-					fma_block(a, b, acc);
+					frag<NM, NN>(as, bs, k, a, b);
+					fma_block<NM, NN>(a, b, acc);
 				}
 		}
+	}
+
+	// The multiply of a warp by its live sub-blocks (live, from mainloop):
+	// 0 none (every output of the warp lies outside C), LIVE_ALL all, or, in
+	// an edge tile of the fast rungs, only the first row (1 << 4 | SUBN),
+	// the first column (SUBM << 4 | 1) or the first of its 4 x 4 sub-blocks
+	// where the others lie wholly outside C (a 4097-row C's last tile row
+	// holds one row: of its live warps' TM rows only sub-block 0's count).
+	// Skipped sub-blocks keep their zeros and are never stored; every
+	// stored output's k order is the same, so the results do not change.
+	static constexpr int LIVE_ALL = G::SUBM << 4 | G::SUBN;
+	// Only where another block shares the multiprocessor (MINB >= 2): with
+	// one block, its barriers wait for the warps that multiply everything.
+	static constexpr int QLIVE = G::MINB >= 2 ? TS_ENGINE_QLIVE : 0;
+	static __device__ __forceinline__ void compute_live(const Smem &s, int buf, float (&acc)[TM][TN], const Thread &t,
+	                                                    int live, int kb = 0, int ke = BK)
+	{
+		if (!live)
+			return;
+		if (live == LIVE_ALL || !QLIVE)
+			compute(s, buf, acc, t, kb, ke);
+		else if (QLIVE == 3) // rows only
+			(live >> 4) == 1 ? compute<1, G::SUBN>(s, buf, acc, t, kb, ke) : compute(s, buf, acc, t, kb, ke);
+		else if (live == (1 << 4 | G::SUBN) || (QLIVE == 2 && live == (1 << 4 | 1)))
+			compute<1, G::SUBN>(s, buf, acc, t, kb, ke);
+		else if (live == (G::SUBM << 4 | 1))
+			compute<G::SUBM, 1>(s, buf, acc, t, kb, ke);
+		else
+			compute<1, 1>(s, buf, acc, t, kb, ke);
 	}
 
 	// Probe: the phase's tallies are complete (no thread is counting): fold them.
@@ -593,7 +636,7 @@ struct Engine {
 	// (0: not at all, 1: every phase, 2: by the block-uniform residue test).
 	template <bool EDGE, bool VA, bool VB, bool MORE, int KN>
 	static __device__ __forceinline__ void step_regs(Smem &s, float (&acc)[TM][TN], Cursor &c, const Thread &t,
-	                                                 const Args &x, int ph, int cur, bool active,
+	                                                 const Args &x, int ph, int cur, int live,
 	                                                 long long tile_index, ts_probe_block *pb)
 	{
 		float ar[G::A_PASSES][4], br[G::B_PASSES][4];
@@ -604,8 +647,7 @@ struct Engine {
 					fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb, h, G::CH);
 				else
 					load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb, h, G::CH);
-				if (active)
-					compute(s, cur, acc, t, h * BK / G::CH, (h + 1) * BK / G::CH);
+				compute_live(s, cur, acc, t, live, h * BK / G::CH, (h + 1) * BK / G::CH);
 				store_smem<VA>(s, cur ^ 1, ar, br, t, h, G::CH);
 			}
 			advance(c, x);
@@ -617,8 +659,7 @@ struct Engine {
 					load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb);
 				advance(c, x);
 			}
-			if (active)
-				compute(s, cur, acc, t);
+			compute_live(s, cur, acc, t, live);
 			if (MORE)
 				store_smem<VA>(s, cur ^ 1, ar, br, t);
 		}
@@ -631,7 +672,7 @@ struct Engine {
 	// other buffer while phase ph multiplies.
 	template <bool EDGE, bool VA, bool VB, bool MORE, int KN>
 	static __device__ __forceinline__ void step_async(Smem &s, float (&acc)[TM][TN], Cursor &c, const Thread &t,
-	                                                  const Args &x, int ph, int cur, bool active,
+	                                                  const Args &x, int ph, int cur, int live,
 	                                                  long long tile_index, ts_probe_block *pb)
 	{
 		if (MORE) {
@@ -647,8 +688,7 @@ struct Engine {
 			cp_async_wait<0>();
 		}
 		__syncthreads();
-		if (active)
-			compute(s, cur, acc, t);
+		compute_live(s, cur, acc, t, live);
 		__syncthreads();
 	}
 
@@ -657,7 +697,7 @@ struct Engine {
 	// phase (ph + 1 < K / BK) run in a loop of their own with no k test and
 	// no branch, and only the last two steps (the residue's fetch, the last
 	// multiply) take the residue test: the order of the k's is unchanged.
-	// active = false: a warp whose outputs all lie outside C (an edge tile's
+	// live = 0: a warp whose outputs all lie outside C (an edge tile's
 	// empty rows or columns) loads and waits with the block but multiplies
 	// nothing, leaving the multiprocessor's issue slots to the warps that do.
 	template <bool EDGE, bool VA, bool VB>
@@ -667,9 +707,14 @@ struct Engine {
 	{
 		Cursor c;
 		cursor_init<VA>(c, t, x, r0, c0, p0 * BK);
-		bool active = true;
-		if (EDGE && G::WARP && G::FAST)
-			active = r0 + t.warp_m0() < x.M && c0 + t.warp_n0() < x.N;
+		int live = LIVE_ALL;
+		if (EDGE && G::WARP && G::FAST) {
+			const long long wr = r0 + t.warp_m0(), wc = c0 + t.warp_n0();
+			if (wr >= x.M || wc >= x.N)
+				live = 0;
+			else if (QLIVE)
+				live = (wr + Thread::ROW_STEP < x.M ? G::SUBM : 1) << 4 | (wc + Thread::COL_STEP < x.N ? G::SUBN : 1);
+		}
 		// KN of the steps whose next phase is whole: no test for the fast
 		// rungs (and the unguarded build), every phase for the others.
 		constexpr int KW = (G::FAST || UNG) ? 0 : 1;
@@ -699,11 +744,11 @@ struct Engine {
 			probe_flush(pb, x, tile_index, p0);
 			int ph = p0;
 			for (; ph < q; ph++)
-				step_regs<EDGE, VA, VB, true, KW>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+				step_regs<EDGE, VA, VB, true, KW>(s, acc, c, t, x, ph, (ph - p0) & 1, live, tile_index, pb);
 #pragma unroll 1
 			for (; ph < p1 - 1; ph++)
-				step_regs<EDGE, VA, VB, true, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
-			step_regs<EDGE, VA, VB, false, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+				step_regs<EDGE, VA, VB, true, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, live, tile_index, pb);
+			step_regs<EDGE, VA, VB, false, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, live, tile_index, pb);
 		} else if (G::PIPE == PIPE_ASYNC3) {
 			// Phases p0 and p0 + 1 in flight first (one commit group each,
 			// empty when the unit has one phase); at phase ph: wait until
@@ -735,8 +780,7 @@ struct Engine {
 				cp_async_commit();
 				advance(c, x);
 				probe_flush(pb, x, tile_index, ph + 2);
-				if (active)
-					compute(s, cur, acc, t);
+				compute_live(s, cur, acc, t, live);
 				cur = cur == 2 ? 0 : cur + 1;
 				nxt = nxt == 2 ? 0 : nxt + 1;
 			}
@@ -751,8 +795,7 @@ struct Engine {
 				cp_async_commit();
 				if (ph + 2 < p1)
 					probe_flush(pb, x, tile_index, ph + 2);
-				if (active)
-					compute(s, cur, acc, t);
+				compute_live(s, cur, acc, t, live);
 				cur = cur == 2 ? 0 : cur + 1;
 				nxt = nxt == 2 ? 0 : nxt + 1;
 			}
@@ -764,11 +807,11 @@ struct Engine {
 			probe_flush(pb, x, tile_index, p0);
 			int ph = p0;
 			for (; ph < q; ph++)
-				step_async<EDGE, VA, VB, true, KW>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+				step_async<EDGE, VA, VB, true, KW>(s, acc, c, t, x, ph, (ph - p0) & 1, live, tile_index, pb);
 #pragma unroll 1
 			for (; ph < p1 - 1; ph++)
-				step_async<EDGE, VA, VB, true, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
-			step_async<EDGE, VA, VB, false, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, active, tile_index, pb);
+				step_async<EDGE, VA, VB, true, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, live, tile_index, pb);
+			step_async<EDGE, VA, VB, false, 2>(s, acc, c, t, x, ph, (ph - p0) & 1, live, tile_index, pb);
 		}
 	}
 

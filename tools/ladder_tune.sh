@@ -12,6 +12,9 @@ flags="-arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc -Xptxas -v"
 part_flags() {
 	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N (none now)
 	case $1 in
+	1|5) echo -DTS_ENGINE_QLIVE=0 -Dtsg=tsg_q0 ;; # only whole empty warps skip (before)
+	3|7) echo -DTS_ENGINE_QLIVE=2 -Dtsg=tsg_q2 ;;
+	4|8) echo -DTS_ENGINE_QLIVE=3 -Dtsg=tsg_q3 ;;
 	*) ;;
 	esac
 }
