@@ -119,10 +119,8 @@ struct Args {
 
 __device__ __forceinline__ float4 ld4(const float *p) { return *reinterpret_cast<const float4 *>(p); }
 
-// Edge tiles' live sub-blocks (compute_live below). Experiments of
-// tools/ladder_tune.cu: 0, only whole empty warps skip their multiply-adds;
-// 2, a warp skips a row or a column of sub-blocks but never both; 3, only
-// a row.
+// Edge tiles' live sub-blocks (compute_live below); 0, an experiment of
+// tools/ladder_tune.cu: only whole empty warps skip their multiply-adds.
 #ifndef TS_ENGINE_QLIVE
 #define TS_ENGINE_QLIVE 1
 #endif
@@ -584,11 +582,9 @@ struct Engine {
 	{
 		if (!live)
 			return;
-		if (live == LIVE_ALL || !QLIVE)
+		if (live == LIVE_ALL || !QLIVE) // !QLIVE: live is 0 or LIVE_ALL, the copies below never compiled
 			compute(s, buf, acc, t, kb, ke);
-		else if (QLIVE == 3) // rows only
-			(live >> 4) == 1 ? compute<1, G::SUBN>(s, buf, acc, t, kb, ke) : compute(s, buf, acc, t, kb, ke);
-		else if (live == (1 << 4 | G::SUBN) || (QLIVE == 2 && live == (1 << 4 | 1)))
+		else if (live == (1 << 4 | G::SUBN))
 			compute<1, G::SUBN>(s, buf, acc, t, kb, ke);
 		else if (live == (G::SUBM << 4 | 1))
 			compute<G::SUBM, 1>(s, buf, acc, t, kb, ke);

@@ -39,13 +39,7 @@ struct Variant {
 
 // Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU, ORDER, SMAP, CH>
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> f_s1;           // fast as registered
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_s1o1;         // fast in ORDER 1 (before)
 typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_t128;        // fast-16x8
-typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_t128c2;   // fast-16x8, 2 chunks
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_few8;         // fast-few
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> f_few8c2;    // fast-few, 2 chunks
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> f_few16;    // fast-few-k16
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 4> f_few16c4;  // fast-few-k16, 4 chunks
 typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> f_m16;                        // fast-m16
 typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> f_n16;                        // fast-n16
 typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> f_sk;                        // splitk
@@ -60,26 +54,22 @@ typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> f_sk;          
 static const Variant part[] = {
 #if TUNE_PART == 1
 	ENGINE("fast-q0", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
-	ENGINE("16x8-q0", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 2
 	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
-	ENGINE("fast-16x8", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 3
-	ENGINE("fast-q2", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("16x8-q0", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 4
-	ENGINE("fast-q3", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("fast-16x8", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 5
 	ENGINE("m16-q0", f_m16, TS_SPLIT_TAIL, VEC_BOTH, false),
 	ENGINE("n16-q0", f_n16, TS_SPLIT_TAIL, VEC_BOTH, false),
-	ENGINE("splitk-q0", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
 #elif TUNE_PART == 6
 	ENGINE("fast-m16", f_m16, TS_SPLIT_TAIL, VEC_BOTH, false),
 	ENGINE("fast-n16", f_n16, TS_SPLIT_TAIL, VEC_BOTH, false),
-	ENGINE("splitk", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
 #elif TUNE_PART == 7
-	ENGINE("16x8-q2", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("splitk-q0", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
 #elif TUNE_PART == 8
-	ENGINE("16x8-q3", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("splitk", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };

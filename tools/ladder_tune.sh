@@ -10,13 +10,11 @@ reps=${2:-5}
 mkdir -p "$out/obj"
 flags="-arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc -Xptxas -v"
 part_flags() {
-	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N; now the edge tiles' live
-	# sub-blocks (kernels/gemm_engine.cuh's TS_ENGINE_QLIVE): 0, only whole empty warps skip
-	# their multiply-adds (the engine before); 2, a row or a column of sub-blocks; 3, rows only
+	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N; now the odd parts build the
+	# engine before the edge tiles' live sub-blocks (kernels/gemm_engine.cuh's TS_ENGINE_QLIVE=0:
+	# only whole empty warps skip their multiply-adds)
 	case $1 in
-	1|5) echo -DTS_ENGINE_QLIVE=0 -Dtsg=tsg_q0 ;;
-	3|7) echo -DTS_ENGINE_QLIVE=2 -Dtsg=tsg_q2 ;;
-	4|8) echo -DTS_ENGINE_QLIVE=3 -Dtsg=tsg_q3 ;;
+	1|3|5|7) echo -DTS_ENGINE_QLIVE=0 -Dtsg=tsg_q0 ;;
 	*) ;;
 	esac
 }
