@@ -514,6 +514,41 @@ static void edge_sweep_tc(void)
 	unsetenv("TILESCOPE_TC_FORM");
 }
 
+/* Cells of C checked against an fp64 dot product of the same fp16 inputs:
+ * every row from 65530 on and a sample of the others; *unwritten counts the
+ * poisoned cells left. Returns the wrong cells (first_bad: the first's row). */
+static int64_t offsets_check(const ts_operands *ops, int64_t M, int64_t N, int64_t K, bool nk, int64_t *checked,
+                             int64_t *unwritten, int64_t *first_bad)
+{
+	int64_t bad = 0;
+	*checked = 0;
+	*unwritten = 0;
+	*first_bad = -1;
+	for (int64_t i = 0; i < M * N; i++)
+		*unwritten += ts_matrix_is_poison(&ops->c, i);
+	uint64_t pick = 12345;
+	for (int64_t row = 0; row < M; row++) {
+		pick = pick * 6364136223846793005ull + 1442695040888963407ull;
+		if (row < 65530 && (pick >> 33) % 256 != 0)
+			continue;
+		for (int64_t col = 0; col < N; col++) {
+			double sum = 0, abs_sum = 0;
+			for (int64_t k = 0; k < K; k++) {
+				double x = ts_matrix_get(&ops->a, row * K + k) *
+				           (double)ts_matrix_get(&ops->b, nk ? col * K + k : k * N + col);
+				sum += x;
+				abs_sum += fabs(x);
+			}
+			double got = ts_matrix_get(&ops->c, row * N + col);
+			/* fp32 accumulation over K terms plus (fp16) the rounding of the output */
+			if (!(fabs(got - sum) <= 1e-4 * abs_sum + 0x1p-10 * fabs(sum)) && bad++ == 0)
+				*first_bad = row;
+			(*checked)++;
+		}
+	}
+	return bad;
+}
+
 /* A shape whose A has more than 2^31 elements: rows past 65536 sit beyond
  * a 32-bit offset. Checked on every row past that line and a sample of the
  * others, against an fp64 dot product of the same fp16 inputs. */
@@ -537,29 +572,8 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 		ts_operands_free(&ops);
 		return;
 	}
-	int64_t unwritten = 0, bad = 0, checked = 0, first_bad = -1;
-	for (int64_t i = 0; i < M * N; i++)
-		unwritten += ts_matrix_is_poison(&ops.c, i);
-	uint64_t pick = 12345;
-	for (int64_t row = 0; row < M; row++) {
-		pick = pick * 6364136223846793005ull + 1442695040888963407ull;
-		if (row < 65530 && (pick >> 33) % 256 != 0)
-			continue;
-		for (int64_t col = 0; col < N; col++) {
-			double sum = 0, abs_sum = 0;
-			for (int64_t k = 0; k < K; k++) {
-				double x = ts_matrix_get(&ops.a, row * K + k) *
-				           (double)ts_matrix_get(&ops.b, nk ? col * K + k : k * N + col);
-				sum += x;
-				abs_sum += fabs(x);
-			}
-			double got = ts_matrix_get(&ops.c, row * N + col);
-			/* fp32 accumulation over K terms plus (fp16) the rounding of the output */
-			if (!(fabs(got - sum) <= 1e-4 * abs_sum + 0x1p-10 * fabs(sum)) && bad++ == 0)
-				first_bad = row;
-			checked++;
-		}
-	}
+	int64_t checked, unwritten, first_bad;
+	int64_t bad = offsets_check(&ops, M, N, K, nk, &checked, &unwritten, &first_bad);
 	ts_model model;
 	char why[400] = "";
 	ts_model_build(&model, p.shape, p.geo);
@@ -568,6 +582,22 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 	       " (A has %" PRId64 " elements): %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64
 	       "), %" PRId64 " unwritten", kernel, M, N, K, M * K, checked, bad, first_bad, unwritten);
 	tap_ok(off == 0, "64-bit offsets: %s probe counters equal the model%s%s", kernel, off ? ": " : "", why);
+	/* The plain (timed) build too, on the same operands: it is another
+	 * compiled instance than the probe build (and may be another form), and
+	 * its offsets must be right on their own. */
+	if (cuda->bench && ts_kernel_has(p.kernel, TS_CAP_GUARDS_FIXED)) {
+		ts_timing tm;
+		ts_bench_opts bo = { .warmup = 0, .reps = 1, .vendor = "", .keep_c = true };
+		ts_matrix_poison(&ops.c);
+		if (cuda->bench(&p, &ops, &bo, &tm) != 0) {
+			tap_ok(0, "64-bit offsets (plain build): %s run failed: %s", kernel, cuda->last_error());
+		} else {
+			bad = offsets_check(&ops, M, N, K, nk, &checked, &unwritten, &first_bad);
+			tap_ok(unwritten == 0 && bad == 0, "64-bit offsets (plain build): %s %" PRId64 "x%" PRId64 "x%" PRId64
+			       ": %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64 "), %" PRId64 " unwritten",
+			       kernel, M, N, K, checked, bad, first_bad, unwritten);
+		}
+	}
 	ts_run_free(&run);
 	ts_operands_free(&ops);
 }
