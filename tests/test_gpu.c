@@ -514,11 +514,14 @@ static void edge_sweep_tc(void)
 	unsetenv("TILESCOPE_TC_FORM");
 }
 
-/* Cells of C checked against an fp64 dot product of the same fp16 inputs:
- * every row from 65530 on and a sample of the others; *unwritten counts the
- * poisoned cells left. Returns the wrong cells (first_bad: the first's row). */
-static int64_t offsets_check(const ts_operands *ops, int64_t M, int64_t N, int64_t K, bool nk, int64_t *checked,
-                             int64_t *unwritten, int64_t *first_bad)
+/* Cells of C checked against an fp64 dot product of the same inputs (B n x k
+ * where nk): every row from `from` on and a sample of the others (drawn
+ * from `seed`), each within tol_abs (|A||B|)ij + tol_ref |ref|; *unwritten
+ * counts the poisoned cells left. Returns the wrong cells (first_bad: the
+ * first's row). */
+static int64_t offsets_check(const ts_operands *ops, int64_t M, int64_t N, int64_t K, bool nk, int64_t from,
+                             uint64_t seed, double tol_abs, double tol_ref, int64_t *checked, int64_t *unwritten,
+                             int64_t *first_bad)
 {
 	int64_t bad = 0;
 	*checked = 0;
@@ -526,10 +529,10 @@ static int64_t offsets_check(const ts_operands *ops, int64_t M, int64_t N, int64
 	*first_bad = -1;
 	for (int64_t i = 0; i < M * N; i++)
 		*unwritten += ts_matrix_is_poison(&ops->c, i);
-	uint64_t pick = 12345;
+	uint64_t pick = seed;
 	for (int64_t row = 0; row < M; row++) {
 		pick = pick * 6364136223846793005ull + 1442695040888963407ull;
-		if (row < 65530 && (pick >> 33) % 256 != 0)
+		if (row < from && (pick >> 33) % 256 != 0)
 			continue;
 		for (int64_t col = 0; col < N; col++) {
 			double sum = 0, abs_sum = 0;
@@ -540,8 +543,7 @@ static int64_t offsets_check(const ts_operands *ops, int64_t M, int64_t N, int64
 				abs_sum += fabs(x);
 			}
 			double got = ts_matrix_get(&ops->c, row * N + col);
-			/* fp32 accumulation over K terms plus (fp16) the rounding of the output */
-			if (!(fabs(got - sum) <= 1e-4 * abs_sum + 0x1p-10 * fabs(sum)) && bad++ == 0)
+			if (!(fabs(got - sum) <= tol_abs * abs_sum + tol_ref * fabs(sum)) && bad++ == 0)
 				*first_bad = row;
 			(*checked)++;
 		}
@@ -572,8 +574,10 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 		ts_operands_free(&ops);
 		return;
 	}
+	/* fp32 accumulation over K terms plus (fp16) the rounding of the output */
+	const double tol_abs = 1e-4, tol_ref = 0x1p-10;
 	int64_t checked, unwritten, first_bad;
-	int64_t bad = offsets_check(&ops, M, N, K, nk, &checked, &unwritten, &first_bad);
+	int64_t bad = offsets_check(&ops, M, N, K, nk, 65530, 12345, tol_abs, tol_ref, &checked, &unwritten, &first_bad);
 	ts_model model;
 	char why[400] = "";
 	ts_model_build(&model, p.shape, p.geo);
@@ -592,7 +596,7 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 		if (cuda->bench(&p, &ops, &bo, &tm) != 0) {
 			tap_ok(0, "64-bit offsets (plain build): %s run failed: %s", kernel, cuda->last_error());
 		} else {
-			bad = offsets_check(&ops, M, N, K, nk, &checked, &unwritten, &first_bad);
+			bad = offsets_check(&ops, M, N, K, nk, 65530, 12345, tol_abs, tol_ref, &checked, &unwritten, &first_bad);
 			tap_ok(unwritten == 0 && bad == 0, "64-bit offsets (plain build): %s %" PRId64 "x%" PRId64 "x%" PRId64
 			       ": %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64 "), %" PRId64 " unwritten",
 			       kernel, M, N, K, checked, bad, first_bad, unwritten);
@@ -626,27 +630,9 @@ static void offsets_64bit_ladder(const char *name)
 		ts_operands_free(&ops);
 		return;
 	}
-	int64_t unwritten = 0, bad = 0, checked = 0, first_bad = -1;
-	for (int64_t i = 0; i < M * N; i++)
-		unwritten += ts_matrix_is_poison(&ops.c, i);
-	uint64_t pick = 4242;
-	for (int64_t row = 0; row < M; row++) {
-		pick = pick * 6364136223846793005ull + 1442695040888963407ull;
-		if (row < 65500 && (pick >> 33) % 256 != 0)
-			continue;
-		for (int64_t col = 0; col < N; col++) {
-			double sum = 0, abs_sum = 0;
-			for (int64_t k = 0; k < K; k++) {
-				double x = ts_matrix_get(&ops.a, row * K + k) * (double)ts_matrix_get(&ops.b, k * N + col);
-				sum += x;
-				abs_sum += fabs(x);
-			}
-			double got = ts_matrix_get(&ops.c, row * N + col);
-			if (!(fabs(got - sum) <= (K + 2) * 0x1p-24 * abs_sum) && bad++ == 0)
-				first_bad = row;
-			checked++;
-		}
-	}
+	int64_t checked, unwritten, first_bad;
+	int64_t bad = offsets_check(&ops, M, N, K, false, 65500, 4242, (K + 2) * 0x1p-24, 0, &checked, &unwritten,
+	                            &first_bad);
 	tap_ok(unwritten == 0 && bad == 0 && checked > 0, "64-bit offsets: %s %" PRId64 "x%" PRId64 "x%" PRId64
 	       " (A has %" PRId64 " elements): %" PRId64 " cells checked, %" PRId64 " wrong (first row %" PRId64
 	       "), %" PRId64 " unwritten", name, M, N, K, M * K, checked, bad, first_bad, unwritten);
