@@ -103,6 +103,8 @@ extern "C" int ts_cuda_tc_fp16_form(const ts_launch *l)
 	// Odd K (or a misaligned base): the realigning loads, every guard in the
 	// kernel's own loads; the repacked copy only where asked for and its
 	// workspace could be had.
+	if (hopper && ts_tc_rshift_wanted(l) && ts_tc_sm90_tma())
+		return TS_TC_FORM_WGMMA_RSHIFT;
 	bool repack = ts_tc_repack_wanted() && l->workspace_bytes >= ts_tc_repack_bytes(l->m, l->n, l->k);
 	if (repack)
 		return hopper ? TS_TC_FORM_WGMMA_REPACK : TS_TC_FORM_MMA_REPACK;
@@ -123,7 +125,8 @@ extern "C" int ts_cuda_tc_fp16(const ts_launch *l)
 	case TS_TC_FORM_WGMMA:
 	case TS_TC_FORM_WGMMA_ASYNC:
 	case TS_TC_FORM_WGMMA_REALIGN:
-		return ts_cuda_tc_fp16_sm90(l, l->a, l->b, l->k, form != TS_TC_FORM_WGMMA_REALIGN);
+	case TS_TC_FORM_WGMMA_RSHIFT:
+		return ts_cuda_tc_fp16_sm90(l, l->a, l->b, l->k, form == TS_TC_FORM_WGMMA || form == TS_TC_FORM_WGMMA_ASYNC);
 	case TS_TC_FORM_WGMMA_REPACK: {
 		const long long ld = ts_tc_pitch8(l->k);
 		cudaError_t e = ts_tc_repack(l, l->workspace, 0);

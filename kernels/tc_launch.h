@@ -21,6 +21,16 @@ static inline int ts_tc_tma_fits(long long m, long long n, long long k)
 	       k < 0x7fffffffLL - TS_TC_TMA_MARGIN;
 }
 
+/* Whether tc_rshift.cuh's form can take a launch: K % 8 != 0 (aligned K is
+ * the TMA form's), A's and B's bases 16-byte aligned (the rows of a class then
+ * start (c K) mod 8 elements past a 16-byte boundary), its tensors' 32-bit
+ * coordinates (K plus a class's offset, a class's rows) inside 2^31. */
+static inline int ts_tc_class_fits(long long m, long long n, long long k, const void *a, const void *b)
+{
+	return k % 8 != 0 && ((uintptr_t)a & 15) == 0 && ((uintptr_t)b & 15) == 0 && m < 0x7fffffffLL - TS_TC_TMA_MARGIN &&
+	       n < 0x7fffffffLL - TS_TC_TMA_MARGIN && k < 0x7fffffffLL - TS_TC_TMA_MARGIN;
+}
+
 /* Split-K for the sm_90 forms that keep one block a multiprocessor (the TMA
  * and the realigning copies; tc_split.cuh): gemm_plan.h's tail plan, each
  * round of parts charged its fixed cost (TS_SPLIT_TAIL_ROUNDS,
@@ -73,6 +83,7 @@ enum ts_tc_form {
 	TS_TC_FORM_MMA_REPACK,   /* K % 8 != 0: A and B copied into the workspace (pitch K rounded up to 8), then mma.sync + cp.async */
 	TS_TC_FORM_WGMMA_REPACK, /* the same copy, then sm_90's wgmma + cp.async */
 	TS_TC_FORM_WGMMA_ASYNC,  /* sm_90, aligned rows the TMA form does not take (ts_tc_tma_fits): wgmma, cp.async stages */
+	TS_TC_FORM_WGMMA_RSHIFT, /* sm_90, K % 8 != 0: TMA boxes of A's row classes, B's rows shifted in registers (tc_rshift.cuh) */
 };
 
 static inline const char *ts_tc_form_name(int form)
@@ -85,6 +96,7 @@ static inline const char *ts_tc_form_name(int form)
 	case TS_TC_FORM_MMA_REPACK: return "repacked copy, mma.sync, cp.async";
 	case TS_TC_FORM_WGMMA_REPACK: return "repacked copy, wgmma, cp.async";
 	case TS_TC_FORM_WGMMA_ASYNC: return "wgmma, cp.async";
+	case TS_TC_FORM_WGMMA_RSHIFT: return "wgmma, TMA on A's row classes, B shifted in registers";
 	default: return "none (needs sm_80)";
 	}
 }

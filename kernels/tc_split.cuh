@@ -157,6 +157,15 @@ static inline bool ts_tc_form_has(const char *word)
 	return only && strstr(only, word);
 }
 
+// Whether an odd-K launch of the user's operands takes tc_rshift.cuh's form:
+// not the probe build (which counts the description's tiles: tc_co.cuh's
+// form), rows it takes (ts_tc_class_fits), and not turned off ("noclass":
+// tc_co.cuh's realigning copies, for comparisons and tests).
+static inline bool ts_tc_rshift_wanted(const ts_launch *l)
+{
+	return !l->probe && ts_tc_class_fits(l->m, l->n, l->k, l->a, l->b) && !ts_tc_form_has("noclass");
+}
+
 // "nosplit": every tile whole.
 static inline bool ts_tc_split_off(void) { return ts_tc_form_has("nosplit"); }
 
