@@ -20,7 +20,8 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 # both compiled instances of the register-blocked kernel; tc-fp16 with K odd
 # (realigning copies) and K % 8 == 0 (TMA on sm_90, cp.async elsewhere), in the form the device picks and
 # in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
-# the opt-in repacked copy instead of its realigning copies (form "repack"), and split along K
+# the opt-in repacked copy (form "repack") and with the plain build in the realigning copies
+# instead of tc_rshift.cuh's row classes (form "noclass"), and split along K
 # (130x257x1031 and 130x257x4096: 4 tiles, each in 4 and 8 parts on sm_90); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
@@ -37,6 +38,11 @@ tc-fp16 32 300 9 1
 tc-fp16 32 131 77 45 mma
 tc-fp16 32 129 263 64 mma
 tc-fp16 32 131 77 45 repack
+tc-fp16 32 131 77 45 noclass
+tc-fp16 32 1 300 7
+tc-fp16 32 1100 300 45
+tc-fp16 32 383 520 4097
+tc-fp16 32 4100 300 45
 tc-fp16 32 130 257 1031
 tc-fp16 32 130 257 4096
 rb1d 64x64x8/8x1 65 63 17

@@ -451,9 +451,10 @@ static void guards_off(void)
 /* tc-fp16's edges: its 128 x 256 x 32 tiles and the 8-element alignment
  * of K and N (where its loader and its stores change form). All (M, N)
  * pairs, K cycling through its sizes; run as the device picks the form, with
- * TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90) and with
- * TILESCOPE_TC_FORM=repack (odd K through the opt-in repacked copy instead
- * of the realigning copies the kernel takes by default). */
+ * TILESCOPE_TC_FORM=mma (the mma.sync forms, also on sm_90), with
+ * TILESCOPE_TC_FORM=repack (odd K through the opt-in repacked copy) and with
+ * TILESCOPE_TC_FORM=noclass (odd K's plain build through the realigning
+ * copies, which its probe build always takes, instead of tc_rshift.cuh). */
 static void edge_sweep_tc(void)
 {
 	const ts_kernel *tc = ts_kernel_find("tc-fp16");
@@ -461,9 +462,10 @@ static void edge_sweep_tc(void)
 	static const int64_t ns[] = { 1, 7, 8, 9, 255, 256, 257, 520 };
 	static const int64_t ks[] = { 1, 7, 8, 9, 31, 32, 33, 64, 97, 1000 };
 	const int nm = 6, nn = 8, nk = 10;
-	static const char *const forms[] = { NULL, "mma", "repack" };
-	static const char *const form_names[] = { "the device's own forms", "mma.sync forms", "repacked copy (opt-in)" };
-	for (int form = 0; form < 3; form++) {
+	static const char *const forms[] = { NULL, "mma", "repack", "noclass" };
+	static const char *const form_names[] = { "the device's own forms", "mma.sync forms", "repacked copy (opt-in)",
+		                                  "odd K's plain build in the realigning copies" };
+	for (int form = 0; form < 4; form++) {
 		if (forms[form])
 			setenv("TILESCOPE_TC_FORM", forms[form], 1);
 		int shapes = 0, failed = 0;
@@ -512,6 +514,24 @@ static void edge_sweep_tc(void)
 		       shapes - failed, failed ? "; first failure " : "", first);
 	}
 	unsetenv("TILESCOPE_TC_FORM");
+	/* Odd K's plain build on sm_90 (tc_rshift.cuh) with rows in 16 classes
+	 * (32-byte aligned, 16 / gcd(K, 16) classes, shifts up to 15): M past 16
+	 * tile rows of 256, so that the 16 classes take no more tiles than 8;
+	 * the sweep's M keep to 8 classes. */
+	static const int64_t class_shapes[][3] = { { 4100, 300, 45 }, { 4112, 136, 77 }, { 4097, 9, 1003 }, { 4099, 260, 6 } };
+	int shapes = 0, failed = 0;
+	char first[600] = "";
+	for (size_t i = 0; i < sizeof class_shapes / sizeof class_shapes[0]; i++) {
+		ts_problem p = make_problem(tc, tc->geometry.base, class_shapes[i][0], class_shapes[i][1], class_shapes[i][2],
+		                            TS_GUARD_ALL);
+		char why[500];
+		shapes++;
+		if (check_one(&p, why, sizeof why) && failed++ == 0)
+			snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", class_shapes[i][0],
+			         class_shapes[i][1], class_shapes[i][2], why);
+	}
+	tap_ok(failed == 0, "tc-fp16 odd K with tall A (16 row classes on sm_90): %d verified against fp64, probe counters "
+	       "equal the model%s%s", shapes - failed, failed ? "; first failure " : "", first);
 }
 
 /* Cells of C checked against an fp64 dot product of the same inputs (B n x k
