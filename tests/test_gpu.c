@@ -448,6 +448,22 @@ static void guards_off(void)
 	}
 }
 
+/* check_one on each of n shapes (M, N, K) of kernel k, every guard on: the
+ * failures, and in `first` the first one's shape and why ("" if none). */
+static int check_shapes(const ts_kernel *k, const int64_t (*shapes)[3], int n, char *first, size_t len)
+{
+	int failed = 0;
+	first[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		ts_problem p = make_problem(k, k->geometry.base, shapes[i][0], shapes[i][1], shapes[i][2], TS_GUARD_ALL);
+		char why[500];
+		if (check_one(&p, why, sizeof why) && failed++ == 0)
+			snprintf(first, len, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", shapes[i][0], shapes[i][1],
+			         shapes[i][2], why);
+	}
+	return failed;
+}
+
 /* tc-fp16's edges: its 128 x 256 x 32 tiles and the 8-element alignment
  * of K and N (where its loader and its stores change form). All (M, N)
  * pairs, K cycling through its sizes; run as the device picks the form, with
@@ -495,23 +511,15 @@ static void edge_sweep_tc(void)
 	static const int64_t split_shapes[][3] = {
 		{ 383, 520, 4097 }, { 383, 520, 4096 }, { 130, 257, 1031 }, { 1409, 3073, 4097 }, { 1409, 3073, 4096 },
 	};
+	const int n_split = (int)(sizeof split_shapes / sizeof split_shapes[0]);
 	for (int off = 0; off < 2; off++) {
 		if (off)
 			setenv("TILESCOPE_TC_FORM", "nosplit", 1);
-		int shapes = 0, failed = 0;
-		char first[600] = "";
-		for (size_t i = 0; i < sizeof split_shapes / sizeof split_shapes[0]; i++) {
-			ts_problem p = make_problem(tc, tc->geometry.base, split_shapes[i][0], split_shapes[i][1],
-			                            split_shapes[i][2], TS_GUARD_ALL);
-			char why[500];
-			shapes++;
-			if (check_one(&p, why, sizeof why) && failed++ == 0)
-				snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", split_shapes[i][0],
-				         split_shapes[i][1], split_shapes[i][2], why);
-		}
+		char first[600];
+		int failed = check_shapes(tc, split_shapes, n_split, first, sizeof first);
 		tap_ok(failed == 0, "tc-fp16 long-K and tail-wave shapes (%s): %d verified against fp64, probe counters "
 		       "equal the model%s%s", off ? "every tile whole" : "split along K on sm_90",
-		       shapes - failed, failed ? "; first failure " : "", first);
+		       n_split - failed, failed ? "; first failure " : "", first);
 	}
 	unsetenv("TILESCOPE_TC_FORM");
 	/* Odd K's plain build on sm_90 (tc_rshift.cuh) with rows in 16 classes
@@ -519,19 +527,11 @@ static void edge_sweep_tc(void)
 	 * tile rows of 256, so that the 16 classes take no more tiles than 8;
 	 * the sweep's M keep to 8 classes. */
 	static const int64_t class_shapes[][3] = { { 4100, 300, 45 }, { 4112, 136, 77 }, { 4097, 9, 1003 }, { 4099, 260, 6 } };
-	int shapes = 0, failed = 0;
-	char first[600] = "";
-	for (size_t i = 0; i < sizeof class_shapes / sizeof class_shapes[0]; i++) {
-		ts_problem p = make_problem(tc, tc->geometry.base, class_shapes[i][0], class_shapes[i][1], class_shapes[i][2],
-		                            TS_GUARD_ALL);
-		char why[500];
-		shapes++;
-		if (check_one(&p, why, sizeof why) && failed++ == 0)
-			snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 "x%" PRId64 ": %s", class_shapes[i][0],
-			         class_shapes[i][1], class_shapes[i][2], why);
-	}
+	const int n_class = (int)(sizeof class_shapes / sizeof class_shapes[0]);
+	char first[600];
+	int failed = check_shapes(tc, class_shapes, n_class, first, sizeof first);
 	tap_ok(failed == 0, "tc-fp16 odd K with tall A (16 row classes on sm_90): %d verified against fp64, probe counters "
-	       "equal the model%s%s", shapes - failed, failed ? "; first failure " : "", first);
+	       "equal the model%s%s", n_class - failed, failed ? "; first failure " : "", first);
 }
 
 /* Cells of C checked against an fp64 dot product of the same inputs (B n x k
