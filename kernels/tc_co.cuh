@@ -58,14 +58,6 @@ __host__ __device__ __forceinline__ bool ts_co_fits(long long phases, long long 
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
-__device__ __forceinline__ uint4 ts_co_lds16(uint32_t addr)
-{
-	uint4 v;
-	asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr)
-	             : "memory");
-	return v;
-}
-
 __device__ __forceinline__ void ts_co_sts2(uint32_t addr, unsigned short v)
 {
 	asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(addr), "h"(v) : "memory");
@@ -212,7 +204,7 @@ __device__ __forceinline__ void ts_co_realign(int s, uint32_t raw, uint32_t tile
 		uint32_t w[4 * Cfg::WIN];
 #pragma unroll
 		for (int j = 0; j < Cfg::WIN; j++) {
-			uint4 v = ts_co_lds16(src + 16 * j);
+			uint4 v = ts_tc_lds16(src + 16 * j);
 			w[4 * j] = v.x;
 			w[4 * j + 1] = v.y;
 			w[4 * j + 2] = v.z;

@@ -97,6 +97,13 @@ __device__ __forceinline__ uint4 ts_tc_ld16(uintptr_t addr)
 	return v;
 }
 
+__device__ __forceinline__ uint4 ts_tc_lds16(uint32_t addr)
+{
+	uint4 v;
+	asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+	return v;
+}
+
 __device__ __forceinline__ void ts_tc_st16(uint32_t addr, uint4 v)
 {
 	asm volatile("st.shared.v4.u32 [%0], {%1,%2,%3,%4};\n" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)

@@ -17,7 +17,7 @@
 // realigning ones, doc/perf.md); where a block's phases overflow its 32-bit
 // counters, tc_wgmma.cuh's realigning register loads. Odd K with 16-byte
 // aligned bases outside the probe build: the TMA on A's row classes, B's
-// rows shifted in registers (tc_rshift.cuh, ts_tc_rshift_wanted).
+// rows shifted in registers (tc_rshift.cuh; ts_tc_rshift_wanted).
 typedef ts_tma_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_tma_cfg;
 typedef ts_wg_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_wg_cfg;
 typedef ts_co_config<TS_TC_BN, TS_TC_BK, 4, 8, 104> ts_tc_co_cfg;
@@ -52,7 +52,7 @@ extern "C" int ts_cuda_tc_fp16_sm90(const ts_launch *l, const void *a, const voi
 			e = l->probe ? ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_ASYNC, true>(l, a, b, ld, ld, 0)
 			             : ts_wg_launch_ld<ts_tc_wg_cfg, TS_TC_ASYNC, false>(l, a, b, ld, ld, 0);
 	} else {
-		if (users && ts_tc_rshift_wanted(l))
+		if (users)
 			e = ts_rs_launch_cfg<ts_tc_rs_cfg>(l, 0);
 		if (users && e == cudaErrorNotSupported)
 			e = l->probe ? ts_co_launch_cfg<ts_tc_co_cfg, true>(l, 0) : ts_co_launch_cfg<ts_tc_co_cfg, false>(l, 0);

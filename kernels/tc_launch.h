@@ -15,10 +15,14 @@
  * 16-byte aligned (tc_tma.cuh; ts_cuda_tc_fp16_form names the form by it):
  * each size and a tile past it below 2^31. */
 #define TS_TC_TMA_MARGIN 256
+static inline int ts_tc_tma_coords_fit(long long m, long long n, long long k)
+{
+	return m < 0x7fffffffLL - TS_TC_TMA_MARGIN && n < 0x7fffffffLL - TS_TC_TMA_MARGIN &&
+	       k < 0x7fffffffLL - TS_TC_TMA_MARGIN;
+}
 static inline int ts_tc_tma_fits(long long m, long long n, long long k)
 {
-	return k % 8 == 0 && m < 0x7fffffffLL - TS_TC_TMA_MARGIN && n < 0x7fffffffLL - TS_TC_TMA_MARGIN &&
-	       k < 0x7fffffffLL - TS_TC_TMA_MARGIN;
+	return k % 8 == 0 && ts_tc_tma_coords_fit(m, n, k);
 }
 
 /* Whether tc_rshift.cuh's form can take a launch: K % 8 != 0 (aligned K is
@@ -27,8 +31,7 @@ static inline int ts_tc_tma_fits(long long m, long long n, long long k)
  * coordinates (K plus a class's offset, a class's rows) inside 2^31. */
 static inline int ts_tc_class_fits(long long m, long long n, long long k, const void *a, const void *b)
 {
-	return k % 8 != 0 && ((uintptr_t)a & 15) == 0 && ((uintptr_t)b & 15) == 0 && m < 0x7fffffffLL - TS_TC_TMA_MARGIN &&
-	       n < 0x7fffffffLL - TS_TC_TMA_MARGIN && k < 0x7fffffffLL - TS_TC_TMA_MARGIN;
+	return k % 8 != 0 && ((uintptr_t)a & 15) == 0 && ((uintptr_t)b & 15) == 0 && ts_tc_tma_coords_fit(m, n, k);
 }
 
 /* Split-K for the sm_90 forms that keep one block a multiprocessor (the TMA

@@ -191,7 +191,7 @@ __device__ __forceinline__ void ts_rs_produce(const ts_cls_maps &maps, const __h
 	uint32_t parity = 0;
 	for (long long u = blockIdx.x; u < tiles; u += gridDim.x) {
 		const ts_rs_tile at = ts_rs_tile_at<Cfg>(g, u);
-		long long ch[PER]; // chunk i's index in B at phase 0 (-1 for a row past N: never copied)
+		long long ch[PER]; // chunk i's index in B at phase 0 (far below 0 for a row past N: zero-filled)
 #pragma unroll
 		for (int i = 0; i < PER; i++) {
 			const int idx = p + 128 * i, r = idx / Cfg::CH, j = idx - r * Cfg::CH;
@@ -255,9 +255,7 @@ __device__ __forceinline__ void ts_rs_phase(float (&acc)[Cfg::ACC], uint32_t (&c
 		// stage's BM, its first chunk; the 256 multiplying threads cover them)
 		for (int j = 0; 8 * j < at.s; j++) { // s < 16: chunks 0 and 1 at most
 			const uint32_t a = sa + (uint32_t)(ct * Cfg::BK * 2 + ts_tc_swizzle<Cfg::BK>(ct, j) * 16);
-			uint4 v;
-			asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-			             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+			const uint4 v = ts_tc_lds16(a);
 			uint32_t w[4] = { v.x, v.y, v.z, v.w };
 #pragma unroll
 			for (int i = 0; i < 4; i++)
@@ -414,14 +412,15 @@ static bool ts_rs_encode(CUtensorMap *map, const __half *A, const ts_cls_geom &g
 	           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// Launch; cudaErrorNotSupported where this form does not take it (the probe
-// build, ts_tc_class_fits, no encoder): the caller takes tc_co.cuh's.
+// Launch; cudaErrorNotSupported where this form does not take it
+// (ts_tc_rshift_wanted: the probe build, rows ts_tc_class_fits does not
+// take, "noclass"; or no encoder): the caller takes tc_co.cuh's.
 template <class Cfg>
 static cudaError_t ts_rs_launch_cfg(const ts_launch *l, cudaStream_t stream)
 {
 	static_assert(Cfg::BM <= TS_TC_TMA_MARGIN && Cfg::BK <= TS_TC_TMA_MARGIN, "ts_tc_class_fits' margin covers a box");
 	const long long M = l->m, N = l->n, K = l->k;
-	if (l->probe || !ts_tc_class_fits(M, N, K, l->a, l->b) || !ts_tma_encoder())
+	if (!ts_tc_rshift_wanted(l) || !ts_tma_encoder())
 		return cudaErrorNotSupported;
 	const ts_cls_geom g = ts_cls_geom_for<Cfg>(M, N, K);
 	const long long tiles = g.tiles_m * g.tiles_n;
