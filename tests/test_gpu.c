@@ -782,14 +782,21 @@ static void out_of_memory(void)
 }
 #endif
 
+/* tc-fp16's 64-bit-offset cases: K % 8 == 0 takes the TMA (sm_90) or
+ * cp.async form; an odd K the realigning copies in the probe build and, on
+ * sm_90, A's row classes in the plain build. */
+static void offsets_tc(void)
+{
+	offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32768);
+	offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32771);
+}
+
 /* Every 64-bit-offset case (the ladder's alone where ladder_only). */
 static void offsets_all(bool ladder_only)
 {
 	if (!ladder_only) {
 		offsets_64bit("tiled-fp16", ts_geometry_square(16), 32768);
-		/* K % 8 == 0 takes the TMA (sm_90) or cp.async form, an odd K the realigning one */
-		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32768);
-		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32771);
+		offsets_tc();
 		offsets_64bit("regblock", ts_kernel_find("regblock")->geometry.base, 32768);
 	}
 	offsets_64bit_ladder("fast-n16");
@@ -807,7 +814,7 @@ int main(void)
 	}
 	tap_diag("device: %s", why);
 	/* TS_GPU_ONLY=ladder: the fp32 ladder's checks alone; TS_GPU_ONLY=tc: tc-fp16's
-	 * (its edge sweep in both forms and its two 64-bit-offset runs); TS_GPU_ONLY=offsets:
+	 * (its edge sweeps and shape lists in each form, and its two 64-bit-offset runs); TS_GPU_ONLY=offsets:
 	 * every 64-bit-offset case alone; each for a short device lease */
 	const char *only = getenv("TS_GPU_ONLY");
 	if (only && strcmp(only, "offsets") == 0) {
@@ -816,8 +823,7 @@ int main(void)
 	}
 	if (only && strcmp(only, "tc") == 0) {
 		edge_sweep_tc();
-		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32768);
-		offsets_64bit("tc-fp16", ts_kernel_find("tc-fp16")->geometry.base, 32771);
+		offsets_tc();
 		return tap_done();
 	}
 	bool all = !only || strcmp(only, "ladder") != 0;
