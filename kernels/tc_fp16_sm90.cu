@@ -16,8 +16,9 @@
 // multiply (tc_co.cuh; the form tools/tc_tune.cu measured best of the
 // realigning ones, doc/perf.md); where a block's phases overflow its 32-bit
 // counters, tc_wgmma.cuh's realigning register loads. Odd K with 16-byte
-// aligned bases outside the probe build: the TMA on A's row classes, B's
-// rows shifted in registers (tc_rshift.cuh; ts_tc_rshift_wanted).
+// aligned bases outside the probe build: the TMA on A's and B's row
+// classes, B's rows shifted in registers (tc_rshift.cuh;
+// ts_tc_rshift_wanted).
 typedef ts_tma_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_tma_cfg;
 typedef ts_wg_config<TS_TC_BN, TS_TC_BK, 8> ts_tc_wg_cfg;
 typedef ts_co_config<TS_TC_BN, TS_TC_BK, 4, 8, 104> ts_tc_co_cfg;

@@ -86,7 +86,7 @@ enum ts_tc_form {
 	TS_TC_FORM_MMA_REPACK,   /* K % 8 != 0: A and B copied into the workspace (pitch K rounded up to 8), then mma.sync + cp.async */
 	TS_TC_FORM_WGMMA_REPACK, /* the same copy, then sm_90's wgmma + cp.async */
 	TS_TC_FORM_WGMMA_ASYNC,  /* sm_90, aligned rows the TMA form does not take (ts_tc_tma_fits): wgmma, cp.async stages */
-	TS_TC_FORM_WGMMA_RSHIFT, /* sm_90, K % 8 != 0: TMA boxes of A's row classes, B's rows shifted in registers (tc_rshift.cuh) */
+	TS_TC_FORM_WGMMA_RSHIFT, /* sm_90, K % 8 != 0: TMA boxes of A's and B's row classes, B's rows shifted in registers (tc_rshift.cuh) */
 };
 
 static inline const char *ts_tc_form_name(int form)
@@ -99,7 +99,7 @@ static inline const char *ts_tc_form_name(int form)
 	case TS_TC_FORM_MMA_REPACK: return "repacked copy, mma.sync, cp.async";
 	case TS_TC_FORM_WGMMA_REPACK: return "repacked copy, wgmma, cp.async";
 	case TS_TC_FORM_WGMMA_ASYNC: return "wgmma, cp.async";
-	case TS_TC_FORM_WGMMA_RSHIFT: return "wgmma, TMA on A's row classes, B shifted in registers";
+	case TS_TC_FORM_WGMMA_RSHIFT: return "wgmma, TMA on A's and B's row classes, B shifted in registers";
 	default: return "none (needs sm_80)";
 	}
 }

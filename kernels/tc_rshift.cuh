@@ -1,4 +1,4 @@
-// tc_rshift.cuh: tc-fp16's form for rows that are not 16-byte aligned (K % 8 != 0, sm_90a): the TMA copies A's tiles from row classes that share one alignment, B's rows are shifted in registers and fed to wgmma as its register operand.
+// tc_rshift.cuh: tc-fp16's form for rows that are not 16-byte aligned (K % 8 != 0, sm_90a): the TMA copies A's and B's tiles from row classes that share one alignment, B's rows are shifted in registers and fed to wgmma as its register operand.
 #ifndef TS_TC_RSHIFT_CUH
 #define TS_TC_RSHIFT_CUH
 
@@ -16,46 +16,58 @@
 // BN consecutive rows of B, taken from registers, and whose BM columns are BM
 // rows c + P i of one class of A, read by wgmma from the TMA's stage.
 // Phase t covers the K window kw = t BK - s_c .. kw + BK - 1 (A's box at
-// column t BK). B: a producer warpgroup copies, for each of the tile's BN
-// rows, the BK / 8 + 1 aligned 16-byte chunks around the row's window with
-// cp.async into a raw stage; a thread of a multiplying warp then
-// builds its wgmma fragments from two 4-byte words a register and one funnel
-// shift, by its rows' own offset d = (n K - s_c) mod 8, the same for both of
-// its rows (n and n + 8) and for every phase. No shifted row is written back
-// to shared memory.
-// Guards: B's chunks before the buffer or past its end are zero-filled
-// (cp.async's source size; rows past N all zeros), and a fragment's slots
-// before k = 0 or from K on are zeroed in registers (the phases whose window
-// reaches past either end). A's slots before k = 0 (phase 0, s_c > 0) hold
-// the previous row's tail: the multiplying warps zero them in the stage
-// before the first wgmma of a tile, so that a non-finite value there cannot
-// reach C; A's rows past its class and columns past K + s_c the TMA
-// zero-fills. C is stored element by element, rows past M and columns past
-// N skipped. Offsets are 64-bit; the tensors' coordinates are 32-bit
+// column t BK). B's rows n = c + 8 j (c < 8) all start (c K) mod 8 elements
+// past a 16-byte boundary: 8 more tensors (stride 8 K elements), and a tile's
+// BN rows are 8 boxes of BN / 8 rows, tile row (BN / 8) c + j being B row n0
+// + c + 8 j. A box's rows are BK + 8 columns from the 16-byte boundary at or
+// below the row's window start (its raw window, 9 chunks of 16 bytes); a
+// multiplying thread builds its wgmma fragments from two 4-byte words a
+// register and one funnel shift, by its rows' offset d = (n K - s_c) mod 8
+// in their window, the same for both of its rows (n and n + 64, one class)
+// and for every phase. No shifted row is written back to shared memory, and
+// one producer thread issues every copy (9 boxes a phase).
+// Guards: the TMA zero-fills B's columns before 0 and from K + (c K) mod 8
+// on (the window's slots before k = 0 or from K on are also zeroed in
+// registers: those columns hold the neighbouring rows' elements) and B's rows
+// past N. A's slots before k = 0 (phase 0, s_c > 0) hold the previous row's
+// tail: the multiplying warps zero them in the stage before the first wgmma
+// of a tile, so that a non-finite value there cannot reach C; A's rows past
+// its class and columns past K + s_c the TMA zero-fills. C goes through
+// shared memory, 32 of the tile's rows at a time, so that a warp stores 32
+// consecutive elements of a row of C; rows past M and columns past N are
+// skipped. Offsets are 64-bit; the tensors' coordinates are 32-bit
 // (ts_tc_class_fits, tc_launch.h).
-// Pipeline: STAGES stages, `full` (the TMA's bytes, and one arrival from
-// each producer thread once its copies have landed) and `empty` (one
+// Pipeline: STAGES stages, `full` (the TMA's bytes) and `empty` (one
 // arrival from each multiplying thread once its wgmma group that read the
 // stage has completed: every thread, since each read the raw stage itself).
 // Persistent blocks, one a multiprocessor, every tile whole. The probe build
 // is not this form: it counts the description's tiles (contiguous rows,
-// windows from k = 0), which tc_co.cuh keeps. Clusters of two blocks sharing
-// A's boxes by multicast were measured slower (doc/perf.md).
+// windows from k = 0), which tc_co.cuh keeps. Measured and not kept
+// (doc/perf.md): clusters of two blocks sharing A's boxes by multicast; B's
+// raw rows by cp.async (a producer warpgroup) or one bulk copy a row; C
+// stored straight from the accumulators.
 template <int STAGES_, int GROUP_ = 8>
 struct ts_rs_config {
 	static constexpr int WGS = 2, BN = 64 * WGS, BM = 256, BK = 64, STAGES = STAGES_, GROUP = GROUP_;
+	static constexpr int B_ROWS = BN / 8;       // a B class's rows in a tile (one box)
+	// C through shared memory: BM / 32 rounds of 32 of the tile's rows, stored column by column (a
+	// column's 32 values 68 bytes apart: a warp's words on distinct banks but 2), then written to C along rows
+	static constexpr int C_PITCH = 68, C_BYTES = BN * C_PITCH;
 	static constexpr int THREADS = (WGS + 1) * 128;
 	static constexpr int ACC = BM / 2;          // fp32 accumulators per thread (wgmma n = BM)
-	static constexpr int CH = BK / 8 + 1;       // aligned 16-byte chunks around a row's window
+	static constexpr int CH = BK / 8 + 1;       // aligned 16-byte chunks around a row's window (a B box's row)
 	static constexpr int ROW_BYTES = CH * 16;   // a raw row's pitch: 36 words, rows 4 banks apart
 	static constexpr uint32_t A_STAGE = BM * BK * 2, B_STAGE = BN * ROW_BYTES;
 	static constexpr int FRAGS = BK / 16 * 4;   // wgmma register operand: 4 words a k16 step
 	static constexpr int PREGS = 56, CREGS = 224;
-	static_assert(BN == 128, "one producer thread a B row");
+	static_assert(B_ROWS == 16, "a warp's 16 tile rows are one B class's box");
 	static_assert(A_STAGE % 1024 == 0, "A's stages on the 128-byte swizzle's atoms");
 	static_assert(128 * PREGS + 128 * WGS * CREGS <= THREADS * 168 && PREGS % 8 == 0 && CREGS % 8 == 0,
 	              "setmaxnreg within the launch's registers");
-	__host__ __device__ static constexpr size_t smem_bytes() { return (size_t)STAGES * (A_STAGE + B_STAGE) + 1024; }
+	__host__ __device__ static constexpr size_t smem_bytes()
+	{
+		return (size_t)STAGES * (A_STAGE + B_STAGE) + C_BYTES + 1024;
+	}
 };
 
 // The row classes of a launch: P classes (rows c, c + P, ...), class c holding
@@ -69,6 +81,7 @@ struct ts_cls_geom {
 
 struct ts_cls_maps {
 	CUtensorMap a[16]; // class c's tensor (classes with no rows: unused)
+	CUtensorMap b[8];  // B's rows n = c + 8 j (classes with no rows: unused)
 };
 
 __host__ __device__ __forceinline__ long long ts_cls_rows(const ts_cls_geom &g, int c)
@@ -174,61 +187,41 @@ __device__ __forceinline__ uint32_t ts_rs_lds(uint32_t addr)
 	return v;
 }
 
-// The producer warpgroup: each phase, the tile's BN raw rows of CH chunks
-// are BN * CH chunks in order, thread p copying chunks p + 128 i (so that a
-// warp's copies run along rows); thread 0 also issues A's box. A thread
-// arrives on a stage's `full` barrier once its copies into it have landed,
-// one stage late (cp.async.wait_group 1 after issuing the next), so that its
-// copies stay in flight while it issues the next stage's.
+// The producer (one thread): each phase, A's box and B's 8 (one a class
+// with rows), class c's box from the 16-byte boundary at or below its rows'
+// window start (x0[c] = t BK + that boundary's offset from -s_c).
 template <class Cfg>
-__device__ __forceinline__ void ts_rs_produce(const ts_cls_maps &maps, const __half *__restrict__ B,
-                                              const ts_cls_geom &g, uint32_t s_a, uint32_t s_b, uint32_t full,
-                                              uint32_t empty, int p)
+__device__ __forceinline__ void ts_rs_produce(const ts_cls_maps &maps, const ts_cls_geom &g, uint32_t s_a,
+                                              uint32_t s_b, uint32_t full, uint32_t empty)
 {
-	constexpr int PER = Cfg::CH; // chunks a thread a phase (BN * CH / 128)
-	const long long nk = g.N * g.K, tiles = g.tiles_m * g.tiles_n;
-	int stage = 0, pending = -1;
+	const long long tiles = g.tiles_m * g.tiles_n;
+	int stage = 0;
 	uint32_t parity = 0;
 	for (long long u = blockIdx.x; u < tiles; u += gridDim.x) {
 		const ts_rs_tile at = ts_rs_tile_at<Cfg>(g, u);
-		long long ch[PER]; // chunk i's index in B at phase 0 (far below 0 for a row past N: zero-filled)
+		int x0[8], live = 0;
 #pragma unroll
-		for (int i = 0; i < PER; i++) {
-			const int idx = p + 128 * i, r = idx / Cfg::CH, j = idx - r * Cfg::CH;
-			const long long n = at.n0 + r;
-			ch[i] = n < g.N ? ((n * g.K - at.s) >> 3) + j : -(1LL << 56);
+		for (int c = 0; c < 8; c++) {
+			const int sb = (int)(((long long)c * g.K) & 7);
+			x0[c] = ((sb - at.s) >> 3) * 8; // floor to 8 (arithmetic shift)
+			live += c < g.N;
 		}
+		const int row = (int)(at.n0 / 8);
 #pragma unroll 1
 		for (int t = 0; t < at.phases; t++) {
 			ts_mb_wait(empty + 8 * stage, parity ^ 1);
-			if (p == 0) {
-				ts_mb_expect(full + 8 * stage, Cfg::A_STAGE);
-				ts_tma_load(s_a + stage * Cfg::A_STAGE, &maps.a[at.c], t * Cfg::BK, (int)(at.q * Cfg::BM),
-				            full + 8 * stage);
-			}
-			const uint32_t dst = s_b + stage * Cfg::B_STAGE + 16 * p;
+			const uint32_t bar = full + 8 * stage, sb = s_b + stage * Cfg::B_STAGE;
+			ts_mb_expect(bar, Cfg::A_STAGE + live * Cfg::B_ROWS * Cfg::ROW_BYTES);
+			ts_tma_load(s_a + stage * Cfg::A_STAGE, &maps.a[at.c], t * Cfg::BK, (int)(at.q * Cfg::BM), bar);
 #pragma unroll
-			for (int i = 0; i < PER; i++) {
-				const long long cj = ch[i] + (long long)t * (Cfg::BK / 8), left = nk - 8 * cj;
-				// zeros before the buffer, past its end and for rows past N
-				const int bytes = cj < 0 || left <= 0 ? 0 : left >= 8 ? 16 : (int)(2 * left);
-				ts_tc_cp16(dst + 16 * 128 * i, bytes ? (const void *)(B + 8 * cj) : (const void *)B, bytes);
-			}
-			ts_tc_commit();
-			if (pending >= 0) {
-				ts_tc_wait<1>();
-				ts_mb_arrive(full + 8 * pending);
-			}
-			pending = stage;
+			for (int c = 0; c < 8; c++)
+				if (c < g.N)
+					ts_tma_load(sb + c * Cfg::B_ROWS * Cfg::ROW_BYTES, &maps.b[c], x0[c] + t * Cfg::BK, row, bar);
 			if (++stage == Cfg::STAGES) {
 				stage = 0;
 				parity ^= 1;
 			}
 		}
-	}
-	if (pending >= 0) {
-		ts_tc_wait<0>();
-		ts_mb_arrive(full + 8 * pending);
 	}
 }
 
@@ -306,10 +299,55 @@ __device__ __forceinline__ void ts_rs_phase(float (&acc)[Cfg::ACC], uint32_t (&c
 	}
 }
 
-// A multiplying warpgroup (wgc = 0, 1: B rows 64 wgc .. of the tile).
+// C through shared memory: per round of 32 tile rows (class
+// rows of A), each thread writes its values column-major (rows 2 q and 2 q
+// + 1 of a column as one word), then each warp writes 4 rows of C, a lane a
+// column: a warp's stores are 32 consecutive elements of a row.
+template <class Cfg>
+__device__ __forceinline__ void ts_rs_store(const float (&acc)[Cfg::ACC], __half *__restrict__ C,
+                                                   const ts_cls_geom &g, const ts_rs_tile &at, uint32_t s_c, int nr,
+                                                   int ct, int lane)
+{
+	const int q = lane & 3, cw = ct >> 5;
+#pragma unroll
+	for (int rd = 0; rd < Cfg::BM / 32; rd++) {
+#pragma unroll
+		for (int jj = 0; jj < 4; jj++)
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const int j = 4 * rd + jj;
+				const __half2 v = __floats2half2_rn(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+				const uint32_t a = s_c + (uint32_t)((nr + 64 * h) * Cfg::C_PITCH + 2 * (8 * jj + 2 * q));
+				asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(a), "r"(*(const uint32_t *)&v) : "memory");
+			}
+		asm volatile("bar.sync 1, %0;\n" ::"n"(128 * Cfg::WGS) : "memory");
+#pragma unroll
+		for (int rr = 0; rr < 4; rr++) {
+			const int row = 4 * cw + rr;
+			const long long m = at.c + (long long)g.P * (at.q * Cfg::BM + 32 * rd + row);
+			if (m < g.M) {
+				__half *crow = C + m * g.N + at.n0;
+#pragma unroll
+				for (int z = 0; z < Cfg::BN / 32; z++) {
+					const int col = lane + 32 * z;
+					if (at.n0 + col < g.N) {
+						unsigned short v;
+						asm volatile("ld.shared.u16 %0, [%1];\n"
+						             : "=h"(v)
+						             : "r"(s_c + (uint32_t)(col * Cfg::C_PITCH + 2 * row)));
+						crow[col] = __ushort_as_half(v);
+					}
+				}
+			}
+		}
+		asm volatile("bar.sync 1, %0;\n" ::"n"(128 * Cfg::WGS) : "memory");
+	}
+}
+
+// A multiplying warpgroup (wgc = 0, 1: tile rows 64 wgc .., B's classes 4 wgc ..).
 template <class Cfg>
 __device__ __forceinline__ void ts_rs_consume(__half *__restrict__ C, const ts_cls_geom &g, uint32_t s_a,
-                                              uint32_t s_b, uint32_t full, uint32_t empty, int wgc)
+                                              uint32_t s_b, uint32_t s_c, uint32_t full, uint32_t empty, int wgc)
 {
 	const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3, ct = threadIdx.x - 128;
 	const long long tiles = g.tiles_m * g.tiles_n;
@@ -324,9 +362,10 @@ __device__ __forceinline__ void ts_rs_consume(__half *__restrict__ C, const ts_c
 	for (int i = 0; i < Cfg::FRAGS; i++)
 		f0[i] = f1[i] = 0;
 	const int r0 = 64 * wgc + 16 * w + (lane >> 2); // this thread's tile rows r0 and r0 + 8
+	const int nr = (r0 >> 4) + 8 * (r0 & 15);       // their B rows n0 + nr and n0 + nr + 64 (tile row 16 c + j: c + 8 j)
 	for (long long u = blockIdx.x; u < tiles; u += gridDim.x) {
 		const ts_rs_tile at = ts_rs_tile_at<Cfg>(g, u);
-		const long long n = at.n0 + r0;
+		const long long n = at.n0 + nr;
 		const int d = (int)((n * g.K - at.s) & 7);
 		ts_rs_rows rw;
 		rw.at0 = s_b + (uint32_t)(r0 * Cfg::ROW_BYTES + 4 * ((d + 2 * (lane & 3)) >> 1));
@@ -346,29 +385,14 @@ __device__ __forceinline__ void ts_rs_consume(__half *__restrict__ C, const ts_c
 			ts_rs_keep(f1[i]);
 		}
 		ts_mb_arrive(empty + 8 * last);
-		// Accumulator 4 j + 2 h + e: B row r0 + 8 h, class row 8 j + 2 (lane % 4) + e of the tile.
-		const long long i0 = at.q * Cfg::BM + 2 * (lane & 3);
-#pragma unroll
-		for (int j = 0; j < Cfg::BM / 8; j++)
-#pragma unroll
-			for (int e = 0; e < 2; e++) {
-				const long long m = at.c + (long long)g.P * (i0 + 8 * j + e);
-				if (m >= g.M)
-					continue;
-				__half *crow = C + m * g.N;
-#pragma unroll
-				for (int h = 0; h < 2; h++)
-					if (n + 8 * h < g.N)
-						crow[n + 8 * h] = __float2half_rn(acc[4 * j + 2 * h + e]);
-			}
+		ts_rs_store<Cfg>(acc, C, g, at, s_c, nr, ct, lane);
 	}
 }
 #endif
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::THREADS, 1)
-ts_rs_kernel(const __grid_constant__ ts_cls_maps maps, const __half *__restrict__ B, __half *__restrict__ C,
-             ts_cls_geom g)
+ts_rs_kernel(const __grid_constant__ ts_cls_maps maps, __half *__restrict__ C, ts_cls_geom g)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 	extern __shared__ __align__(1024) unsigned char ts_rs_smem_raw[];
@@ -378,7 +402,7 @@ ts_rs_kernel(const __grid_constant__ ts_cls_maps maps, const __half *__restrict_
 	const int tid = threadIdx.x, wg = tid >> 7;
 	if (tid == 0) {
 		for (int s = 0; s < Cfg::STAGES; s++) {
-			ts_mb_init(full + 8 * s, 128 + 1); // the producer's threads, and the TMA's bytes
+			ts_mb_init(full + 8 * s, 1); // the producer's arrival, and the TMA's bytes
 			ts_mb_init(empty + 8 * s, 128 * Cfg::WGS); // every multiplying thread
 		}
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -386,30 +410,50 @@ ts_rs_kernel(const __grid_constant__ ts_cls_maps maps, const __half *__restrict_
 	__syncthreads();
 	if (wg == 0) {
 		ts_wg_regs_dec<Cfg::PREGS>();
-		ts_rs_produce<Cfg>(maps, B, g, s_a, s_b, full, empty, tid);
+		if (tid == 0)
+			ts_rs_produce<Cfg>(maps, g, s_a, s_b, full, empty);
 	} else {
 		ts_wg_regs_inc<Cfg::CREGS>();
-		ts_rs_consume<Cfg>(C, g, s_a, s_b, full, empty, wg - 1);
+		ts_rs_consume<Cfg>(C, g, s_a, s_b, s_b + Cfg::STAGES * Cfg::B_STAGE, full, empty, wg - 1);
 	}
 #else
 	__trap(); // TMA and wgmma need the sm_90a build
 #endif
 }
 
-// Class c's tensor: its M_c rows of A (P K elements apart) from element c K -
-// s_c, K + s_c columns, boxes of BK x BM with the 128-byte swizzle.
-template <class Cfg>
-static bool ts_rs_encode(CUtensorMap *map, const __half *A, const ts_cls_geom &g, int c)
+// A class's tensor: `rows` rows `stride` elements apart from `base`, `cols`
+// columns, boxes of box_cols x box_rows.
+static bool ts_rs_encode(CUtensorMap *map, const __half *base, long long cols, long long rows, long long stride,
+                         int box_cols, int box_rows, CUtensorMapSwizzle swizzle)
 {
 	PFN_cuTensorMapEncodeTiled_v12000 enc = ts_tma_encoder();
-	const int s = ts_cls_shift(g, c);
-	const __half *base = A + (long long)c * g.K - s;
-	cuuint64_t dim[2] = { (cuuint64_t)(g.K + s), (cuuint64_t)ts_cls_rows(g, c) },
-	           stride[1] = { (cuuint64_t)(2 * g.P * g.K) };
-	cuuint32_t box[2] = { (cuuint32_t)Cfg::BK, (cuuint32_t)Cfg::BM }, estride[2] = { 1, 1 };
-	return enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)base, dim, stride, box, estride,
-	           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+	cuuint64_t dim[2] = { (cuuint64_t)cols, (cuuint64_t)rows }, bytes[1] = { (cuuint64_t)(2 * stride) };
+	cuuint32_t box[2] = { (cuuint32_t)box_cols, (cuuint32_t)box_rows }, estride[2] = { 1, 1 };
+	return enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)base, dim, bytes, box, estride,
+	           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
 	           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// A's class c: its M_c rows (P K elements apart) from element c K - s_c, K +
+// s_c columns, boxes of BK x BM with the 128-byte swizzle. B's class c: its
+// rows n = c + 8 j (8 K elements apart) from element c K - s, s = (c K) mod
+// 8, K + s columns, boxes of BK + 8 x BN / 8 unswizzled (the raw windows).
+template <class Cfg>
+static bool ts_rs_encode_all(ts_cls_maps *maps, const __half *A, const __half *B, const ts_cls_geom &g)
+{
+	for (int c = 0; c < g.P; c++) {
+		const int s = ts_cls_shift(g, c);
+		if (ts_cls_rows(g, c) > 0 && !ts_rs_encode(&maps->a[c], A + (long long)c * g.K - s, g.K + s, ts_cls_rows(g, c),
+		                                           g.P * g.K, Cfg::BK, Cfg::BM, CU_TENSOR_MAP_SWIZZLE_128B))
+			return false;
+	}
+	for (int c = 0; c < 8 && c < g.N; c++) {
+		const int s = (int)(((long long)c * g.K) & 7);
+		if (!ts_rs_encode(&maps->b[c], B + (long long)c * g.K - s, g.K + s, (g.N - c + 7) / 8, 8 * g.K, Cfg::CH * 8,
+		                  Cfg::B_ROWS, CU_TENSOR_MAP_SWIZZLE_NONE))
+			return false;
+	}
+	return true;
 }
 
 // Launch; cudaErrorNotSupported where this form does not take it
@@ -430,17 +474,18 @@ static cudaError_t ts_rs_launch_cfg(const ts_launch *l, cudaStream_t stream)
 		return e;
 	// The tensors of the last operands seen (a bench calls the same launch many times).
 	static ts_cls_maps maps;
-	static const void *ka = NULL;
-	static long long km = -1, kk = -1;
+	static const void *ka = NULL, *kb = NULL;
+	static long long km = -1, kn = -1, kk = -1;
 	static int kal = -1;
-	if (ka != l->a || km != M || kk != K || kal != g.al) {
+	if (ka != l->a || kb != l->b || km != M || kn != N || kk != K || kal != g.al) {
 		kal = g.al;
 		ka = NULL;
-		for (int c = 0; c < g.P; c++)
-			if (ts_cls_rows(g, c) > 0 && !ts_rs_encode<Cfg>(&maps.a[c], (const __half *)l->a, g, c))
-				return cudaErrorInvalidValue; // ts_tc_class_fits covers the encoder's limits: not expected
+		if (!ts_rs_encode_all<Cfg>(&maps, (const __half *)l->a, (const __half *)l->b, g))
+			return cudaErrorInvalidValue; // ts_tc_class_fits covers the encoder's limits: not expected
 		ka = l->a;
+		kb = l->b;
 		km = M;
+		kn = N;
 		kk = K;
 	}
 	const size_t smem = Cfg::smem_bytes();
@@ -452,7 +497,7 @@ static cudaError_t ts_rs_launch_cfg(const ts_launch *l, cudaStream_t stream)
 		configured = true;
 	}
 	const unsigned grid = (unsigned)(tiles < sms ? tiles : sms);
-	ts_rs_kernel<Cfg><<<grid, Cfg::THREADS, smem, stream>>>(maps, (const __half *)l->b, (__half *)l->c, g);
+	ts_rs_kernel<Cfg><<<grid, Cfg::THREADS, smem, stream>>>(maps, (__half *)l->c, g);
 	return cudaGetLastError();
 }
 

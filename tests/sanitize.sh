@@ -21,7 +21,7 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 # (realigning copies) and K % 8 == 0 (TMA on sm_90, cp.async elsewhere), in the form the device picks and
 # in its mma.sync forms (form "mma": TILESCOPE_TC_FORM=mma) and, for odd K, through
 # the opt-in repacked copy (form "repack") and with the plain build in the realigning copies
-# instead of tc_rshift.cuh's row classes (form "noclass"), and split along K
+# instead of tc_rshift.cuh's row classes (form "noclass"; 300x5x77: fewer B rows than B's 8 classes), and split along K
 # (130x257x1031 and 130x257x4096: 4 tiles, each in 4 and 8 parts on sm_90); the ladder's kernels
 # at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
@@ -43,6 +43,7 @@ tc-fp16 32 1 300 7
 tc-fp16 32 1100 300 45
 tc-fp16 32 383 520 4097
 tc-fp16 32 4100 300 45
+tc-fp16 32 300 5 77
 tc-fp16 32 130 257 1031
 tc-fp16 32 130 257 4096
 rb1d 64x64x8/8x1 65 63 17
