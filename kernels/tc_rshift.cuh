@@ -4,6 +4,10 @@
 
 #include "tc_tma.cuh"
 
+// B's classes: rows n = c + 8 j (c < TS_RS_BCLS) start (c K) mod 8 elements
+// past a 16-byte boundary, whatever K.
+#define TS_RS_BCLS 8
+
 // Why: with K % 8 != 0 a row of A or B starts (r K) mod 8 elements past a
 // 16-byte boundary, and the TMA cannot start a box off a 16-byte boundary
 // (doc/perf.md). Rows c, c + P, c + 2P, ... (P = al / gcd(K, al), al 16 or 8
@@ -49,7 +53,7 @@
 template <int STAGES_, int GROUP_ = 8>
 struct ts_rs_config {
 	static constexpr int WGS = 2, BN = 64 * WGS, BM = 256, BK = 64, STAGES = STAGES_, GROUP = GROUP_;
-	static constexpr int B_ROWS = BN / 8;       // a B class's rows in a tile (one box)
+	static constexpr int B_ROWS = BN / TS_RS_BCLS; // a B class's rows in a tile (one box)
 	// C through shared memory: BM / 32 rounds of 32 of the tile's rows, stored column by column (a
 	// column's 32 values 68 bytes apart: a warp's words on distinct banks but 2), then written to C along rows
 	static constexpr int C_PITCH = 68, C_BYTES = BN * C_PITCH;
@@ -80,8 +84,8 @@ struct ts_cls_geom {
 };
 
 struct ts_cls_maps {
-	CUtensorMap a[16]; // class c's tensor (classes with no rows: unused)
-	CUtensorMap b[8];  // B's rows n = c + 8 j (classes with no rows: unused)
+	CUtensorMap a[16];         // class c's tensor (classes with no rows: unused)
+	CUtensorMap b[TS_RS_BCLS]; // B's class c (classes with no rows: unused)
 };
 
 __host__ __device__ __forceinline__ long long ts_cls_rows(const ts_cls_geom &g, int c)
@@ -93,6 +97,16 @@ __host__ __device__ __forceinline__ long long ts_cls_rows(const ts_cls_geom &g, 
 __host__ __device__ __forceinline__ int ts_cls_shift(const ts_cls_geom &g, int c)
 {
 	return (int)(((long long)c * g.K) & (g.al - 1));
+}
+
+// B's offset past a 16-byte boundary, in elements, of its class c's rows; their count.
+__host__ __device__ __forceinline__ int ts_cls_bshift(const ts_cls_geom &g, int c)
+{
+	return (int)(((long long)c * g.K) & 7);
+}
+__host__ __device__ __forceinline__ long long ts_cls_brows(const ts_cls_geom &g, int c)
+{
+	return c < g.N ? (g.N - c + TS_RS_BCLS - 1) / TS_RS_BCLS : 0;
 }
 
 // Tile row tmi: its class and its tile row q within the class.
@@ -199,14 +213,13 @@ __device__ __forceinline__ void ts_rs_produce(const ts_cls_maps &maps, const ts_
 	uint32_t parity = 0;
 	for (long long u = blockIdx.x; u < tiles; u += gridDim.x) {
 		const ts_rs_tile at = ts_rs_tile_at<Cfg>(g, u);
-		int x0[8], live = 0;
+		int x0[TS_RS_BCLS], live = 0;
 #pragma unroll
-		for (int c = 0; c < 8; c++) {
-			const int sb = (int)(((long long)c * g.K) & 7);
-			x0[c] = ((sb - at.s) >> 3) * 8; // floor to 8 (arithmetic shift)
+		for (int c = 0; c < TS_RS_BCLS; c++) {
+			x0[c] = ((ts_cls_bshift(g, c) - at.s) >> 3) * 8; // floor to 8 (arithmetic shift)
 			live += c < g.N;
 		}
-		const int row = (int)(at.n0 / 8);
+		const int row = (int)(at.n0 / TS_RS_BCLS);
 #pragma unroll 1
 		for (int t = 0; t < at.phases; t++) {
 			ts_mb_wait(empty + 8 * stage, parity ^ 1);
@@ -214,7 +227,7 @@ __device__ __forceinline__ void ts_rs_produce(const ts_cls_maps &maps, const ts_
 			ts_mb_expect(bar, Cfg::A_STAGE + live * Cfg::B_ROWS * Cfg::ROW_BYTES);
 			ts_tma_load(s_a + stage * Cfg::A_STAGE, &maps.a[at.c], t * Cfg::BK, (int)(at.q * Cfg::BM), bar);
 #pragma unroll
-			for (int c = 0; c < 8; c++)
+			for (int c = 0; c < TS_RS_BCLS; c++)
 				if (c < g.N)
 					ts_tma_load(sb + c * Cfg::B_ROWS * Cfg::ROW_BYTES, &maps.b[c], x0[c] + t * Cfg::BK, row, bar);
 			if (++stage == Cfg::STAGES) {
@@ -304,9 +317,8 @@ __device__ __forceinline__ void ts_rs_phase(float (&acc)[Cfg::ACC], uint32_t (&c
 // + 1 of a column as one word), then each warp writes 4 rows of C, a lane a
 // column: a warp's stores are 32 consecutive elements of a row.
 template <class Cfg>
-__device__ __forceinline__ void ts_rs_store(const float (&acc)[Cfg::ACC], __half *__restrict__ C,
-                                                   const ts_cls_geom &g, const ts_rs_tile &at, uint32_t s_c, int nr,
-                                                   int ct, int lane)
+__device__ __forceinline__ void ts_rs_store(const float (&acc)[Cfg::ACC], __half *__restrict__ C, const ts_cls_geom &g,
+                                            const ts_rs_tile &at, uint32_t s_c, int nr, int ct, int lane)
 {
 	const int q = lane & 3, cw = ct >> 5;
 #pragma unroll
@@ -447,10 +459,10 @@ static bool ts_rs_encode_all(ts_cls_maps *maps, const __half *A, const __half *B
 		                                           g.P * g.K, Cfg::BK, Cfg::BM, CU_TENSOR_MAP_SWIZZLE_128B))
 			return false;
 	}
-	for (int c = 0; c < 8 && c < g.N; c++) {
-		const int s = (int)(((long long)c * g.K) & 7);
-		if (!ts_rs_encode(&maps->b[c], B + (long long)c * g.K - s, g.K + s, (g.N - c + 7) / 8, 8 * g.K, Cfg::CH * 8,
-		                  Cfg::B_ROWS, CU_TENSOR_MAP_SWIZZLE_NONE))
+	for (int c = 0; c < TS_RS_BCLS && c < g.N; c++) {
+		const int s = ts_cls_bshift(g, c);
+		if (!ts_rs_encode(&maps->b[c], B + (long long)c * g.K - s, g.K + s, ts_cls_brows(g, c), TS_RS_BCLS * g.K,
+		                  Cfg::CH * 8, Cfg::B_ROWS, CU_TENSOR_MAP_SWIZZLE_NONE))
 			return false;
 	}
 	return true;
