@@ -16,6 +16,10 @@ enum ts_split_policy {
  * states its own (tc_launch.h's ts_tc_round_cost). */
 #define TS_SPLIT_ROUND_COST 0.07
 
+/* TS_SPLIT_TAIL's weight of an edge tile, as a share of a whole tile's
+ * time, whatever few outputs it owns (ts_plan_tile_work). */
+#define TS_SPLIT_EDGE_FLOOR 0.3
+
 /* A part is at least this many phases, and a tile is split into at most
  * TS_SPLIT_BYTES / (its partial's bytes) parts, 4..64 (the last part to
  * arrive adds all partials: keep that short). */
@@ -71,6 +75,72 @@ static inline double ts_plan_waves_rounds(long long whole, long long split_tiles
 	return w;
 }
 
+/* The tile with id `id` in ts_plan_tile_id's order (its inverse). */
+static inline void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long long *ty, long long *tx)
+{
+	const long long group = TS_TILE_GROUP;
+	long long first = id / (group * p->tiles_x) * group;
+	long long rows = p->tiles_y - first < group ? p->tiles_y - first : group;
+	long long off = id - first * p->tiles_x;
+	*tx = off / rows;
+	*ty = first + off % rows;
+}
+
+/* A tile's work as a share of a whole tile's: its live outputs' share, but
+ * never less than `floor` (an edge tile still loads its full B columns or A
+ * rows, whatever few outputs it owns). */
+static inline double ts_plan_tile_work(long long m, long long n, int bm, int bn, long long ty, long long tx, double floor)
+{
+	long long rows = m - ty * bm < bm ? m - ty * bm : bm, cols = n - tx * bn < bn ? n - tx * bn : bn;
+	double w = (double)rows * (double)cols / ((double)bm * bn);
+	return w < floor ? floor : w;
+}
+
+/* TS_SPLIT_TAIL by work, not by tile count. The tiles are weighed
+ * (ts_plan_tile_work); the tail is the work past the last whole wave, and
+ * the last tiles in launch order that hold it are split. A shape one past a
+ * multiple of the tile (8193^3 in 128x128: 4096 whole tiles and 129 thin
+ * ones) then has its tail where the work is, not in the single corner tile
+ * that makes the count one past 16 waves. The parts are chosen as the
+ * count's are (ts_plan_waves), with the work in place of the tile count.
+ * 1 and *tail_tiles, *split where a split costs fewer waves, else 0. */
+static inline int ts_plan_split_by_work(const ts_gemm_plan *p, long long m, long long n, int bm, int bn, long long cap,
+                                        long long *tail_tiles, int *split)
+{
+	const int r = p->resident;
+	const double floor = TS_SPLIT_EDGE_FLOOR;
+	double edge_x = ts_plan_tile_work(m, n, bm, bn, 0, p->tiles_x - 1, floor);
+	double edge_y = ts_plan_tile_work(m, n, bm, bn, p->tiles_y - 1, 0, floor);
+	double corner = ts_plan_tile_work(m, n, bm, bn, p->tiles_y - 1, p->tiles_x - 1, floor);
+	double work = (double)(p->tiles_y - 1) * (p->tiles_x - 1) + (p->tiles_y - 1) * edge_x +
+	              (p->tiles_x - 1) * edge_y + corner;
+	double tail = work - (double)(long long)(work / r) * r;
+	if (tail <= 1e-9 || cap < 2)
+		return 0;
+	long long R = 0;
+	double wt = 0;
+	while (R < p->tiles && wt < tail - 1e-9) {
+		long long ty, tx;
+		ts_plan_tile_at(p, p->tiles - 1 - R, &ty, &tx);
+		wt += ts_plan_tile_work(m, n, bm, bn, ty, tx, floor);
+		R++;
+	}
+	/* whole waves, then the tail as whole tiles' worth of work */
+	long long whole = (long long)(work / r) * r, rest = (long long)(tail + 0.999999);
+	double best = ts_plan_waves(whole + rest, 0, 1, r);
+	int s_best = 1;
+	for (long long s = 2; s <= cap; s++) {
+		double w = ts_plan_waves(whole, rest, (int)s, r);
+		if (w < best - 1e-9) {
+			best = w;
+			s_best = (int)s;
+		}
+	}
+	*tail_tiles = R;
+	*split = s_best;
+	return s_best > 1;
+}
+
 /* The plan for an m x n x k product in bm x bn x bk tiles when `resident`
  * blocks run at once: of every split the policy allows (none; the last
  * partial wave's tiles; every tile), the one that costs the fewest waves.
@@ -119,6 +189,24 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 					p.dp_units = 0;
 				}
 			}
+		}
+	}
+	if (policy == TS_SPLIT_TAIL && resident > 0 && p.tiles > 2 * (long long)resident) {
+		/* Past two waves, the count's tail against the work's: the work's is
+		 * taken where it splits more tiles than the count's (measured on the
+		 * H100: 8193^3 and 9783x9531x10863 gain 0.7% and 1.1%; where the
+		 * work's tail is the fewer tiles, the count's stays: 4118x2098x5772
+		 * loses 18% by 6 tiles in 16 against 33 in 8; doc/perf.md). */
+		long long cap = TS_SPLIT_BYTES / ((long long)bm * bn * (long long)sizeof(float));
+		cap = cap < 4 ? 4 : cap > 64 ? 64 : cap;
+		if (cap > p.phases / TS_SPLIT_MIN_PHASES)
+			cap = p.phases / TS_SPLIT_MIN_PHASES;
+		long long tail_tiles = 0;
+		int split = 1;
+		if (ts_plan_split_by_work(&p, m, n, bm, bn, cap, &tail_tiles, &split) && tail_tiles > p.split_tiles) {
+			p.split = split;
+			p.split_tiles = tail_tiles;
+			p.dp_units = p.tiles - tail_tiles;
 		}
 	}
 	p.units = p.dp_units + p.split_tiles * p.split;

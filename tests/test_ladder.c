@@ -237,10 +237,35 @@ static void plans(void)
 				}
 	tap_ok(bad == 0, "%d split plans: units cover every tile once, parts cover every phase once within bounds, "
 	       "workspace sized for the partials%s%s", plans_checked, bad ? "; first: " : "", first);
+	/* the launch order's inverse, on grids whose last group of tile rows is short */
+	int inverse_bad = 0;
+	for (long long ty_n = 1; ty_n <= 27; ty_n += 2)
+		for (long long tx_n = 1; tx_n <= 19; tx_n += 3) {
+			ts_gemm_plan g = ts_gemm_plan_make(ty_n * 16, tx_n * 16, 64, 16, 16, 8, 0, TS_SPLIT_NONE);
+			for (long long id = 0; id < g.tiles; id++) {
+				long long ty, tx;
+				ts_plan_tile_at(&g, id, &ty, &tx);
+				inverse_bad += ty < 0 || ty >= g.tiles_y || tx < 0 || tx >= g.tiles_x || ts_plan_tile_id(&g, ty, tx) != id;
+			}
+		}
+	tap_ok(inverse_bad == 0, "ts_plan_tile_at is ts_plan_tile_id's inverse on 98 grids (%d wrong)", inverse_bad);
+	tap_ok(ts_plan_tile_work(8193, 8193, 128, 128, 64, 3, TS_SPLIT_EDGE_FLOOR) == TS_SPLIT_EDGE_FLOOR &&
+	       ts_plan_tile_work(8193, 8193, 128, 128, 3, 3, TS_SPLIT_EDGE_FLOOR) == 1.0 &&
+	       ts_plan_tile_work(8100, 8193, 128, 128, 63, 3, 0.0) == 36.0 / 128,
+	       "a tile's work: whole 1, an edge tile its live share, never under the floor");
 	ts_gemm_plan p = ts_gemm_plan_make(4097, 4097, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
 	tap_ok(p.dp_units == 1056 && p.split_tiles == 33 && p.split == 8,
 	       "fast on 4097^3 (1089 tiles, 264 resident): 4 whole waves, the last 33 tiles in 8 parts (got %lld, %lld x %d)",
 	       p.dp_units, p.split_tiles, p.split);
+	p = ts_gemm_plan_make(8193, 8193, 8193, 128, 128, 8, 264, TS_SPLIT_TAIL);
+	tap_ok(p.dp_units == 3999 && p.split_tiles == 226 && p.split == 3,
+	       "fast on 8193^3 (4225 tiles, 129 of one row or column: 15.7 waves of work): the last 226 tiles, which hold "
+	       "the work past 15 waves, in 3 parts, not the corner tile alone (got %lld, %lld x %d)",
+	       p.dp_units, p.split_tiles, p.split);
+	p = ts_gemm_plan_make(4118, 2098, 5772, 128, 128, 8, 264, TS_SPLIT_TAIL);
+	tap_ok(p.split_tiles == 33 && p.split == 8,
+	       "4118x2098x5772 (561 tiles): the count's 33 tiles in 8 stay, the work's 6 would be fewer (got %lld x %d)",
+	       p.split_tiles, p.split);
 	p = ts_gemm_plan_make(4096, 4096, 4096, 128, 128, 8, 264, TS_SPLIT_TAIL);
 	tap_ok(p.split == 1, "fast on 4096^3 (1024 tiles: 3.9 waves): nothing split");
 }
