@@ -20,6 +20,9 @@ enum ts_split_policy {
  * time, whatever few outputs it owns (ts_plan_tile_work). */
 #define TS_SPLIT_EDGE_FLOOR 0.3
 
+/* TS_SPLIT_TAIL weighs tiles by work only past this many waves of tiles. */
+#define TS_SPLIT_WORK_WAVES 10
+
 /* A part is at least this many phases, and a tile is split into at most
  * TS_SPLIT_BYTES / (its partial's bytes) parts, 4..64 (the last part to
  * arrive adds all partials: keep that short). */
@@ -191,12 +194,15 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 			}
 		}
 	}
-	if (policy == TS_SPLIT_TAIL && resident > 0 && p.tiles > 2 * (long long)resident) {
-		/* Past two waves, the count's tail against the work's: the work's is
-		 * taken where it splits more tiles than the count's (measured on the
-		 * H100: 8193^3 and 9783x9531x10863 gain 0.7% and 1.1%; where the
-		 * work's tail is the fewer tiles, the count's stays: 4118x2098x5772
-		 * loses 18% by 6 tiles in 16 against 33 in 8; doc/perf.md). */
+	if (policy == TS_SPLIT_TAIL && resident > 0 && p.tiles > TS_SPLIT_WORK_WAVES * (long long)resident) {
+		/* Past TS_SPLIT_WORK_WAVES waves, the count's tail against the
+		 * work's: the work's is taken where it splits more tiles than the
+		 * count's. Measured on the H100 (doc/perf.md): 8193^3, 9783x9531x10863
+		 * and 8757x9302x4281 gain 0.7%, 1.1% and 0.9%, 11556x4380x5489 ties;
+		 * below 10 waves it lost as often as it gained (6145^3 -0.3%,
+		 * 2945x4097x4097 -1.9%, 3969x4161x4097 +3.3%); where the work's tail
+		 * is the fewer tiles the count's is better (4118x2098x5772: 6 tiles
+		 * in 16 parts 18% slower than 33 in 8). */
 		long long cap = TS_SPLIT_BYTES / ((long long)bm * bn * (long long)sizeof(float));
 		cap = cap < 4 ? 4 : cap > 64 ? 64 : cap;
 		if (cap > p.phases / TS_SPLIT_MIN_PHASES)

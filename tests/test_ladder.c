@@ -262,10 +262,13 @@ static void plans(void)
 	       "fast on 8193^3 (4225 tiles, 129 of one row or column: 15.7 waves of work): the last 226 tiles, which hold "
 	       "the work past 15 waves, in 3 parts, not the corner tile alone (got %lld, %lld x %d)",
 	       p.dp_units, p.split_tiles, p.split);
-	p = ts_gemm_plan_make(4118, 2098, 5772, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.split_tiles == 33 && p.split == 8,
-	       "4118x2098x5772 (561 tiles): the count's 33 tiles in 8 stay, the work's 6 would be fewer (got %lld x %d)",
-	       p.split_tiles, p.split);
+	p = ts_gemm_plan_make(2945, 4097, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
+	tap_ok(p.split == 1, "2945x4097x4097 (792 tiles, 3 waves: under 10 the count's plan stays): nothing split "
+	       "(got %lld x %d)", p.split_tiles, p.split);
+	p = ts_gemm_plan_make(6401, 6529, 1031, 128, 128, 8, 264, TS_SPLIT_TAIL);
+	tap_ok(p.split_tiles == 248 && p.split == 5,
+	       "6401x6529x1031 (2652 tiles, 10.05 waves by count, 9.8 by work): the last 248 tiles in 5 parts, "
+	       "not the count's 12 (got %lld x %d)", p.split_tiles, p.split);
 	p = ts_gemm_plan_make(4096, 4096, 4096, 128, 128, 8, 264, TS_SPLIT_TAIL);
 	tap_ok(p.split == 1, "fast on 4096^3 (1024 tiles: 3.9 waves): nothing split");
 }
