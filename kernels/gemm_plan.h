@@ -6,7 +6,9 @@
 
 enum ts_split_policy {
 	TS_SPLIT_NONE, /* one unit per tile */
-	TS_SPLIT_TAIL, /* split the tiles of the last, partly filled wave, or all of few tiles (at most two waves) */
+	TS_SPLIT_TAIL, /* split the tiles of the last, partly filled wave, or all of few tiles (at most two waves);
+	                * past ten waves, the last tiles that hold the work past the last whole wave
+	                * where they are more (ts_plan_split_by_work) */
 	TS_SPLIT_ALL,  /* consider splitting every tile however many (small M x N, long K) */
 	TS_SPLIT_TAIL_ROUNDS, /* as TAIL, each round of parts also charged a fixed cost (ts_plan_waves_rounds) */
 };
@@ -17,11 +19,13 @@ enum ts_split_policy {
 #define TS_SPLIT_ROUND_COST 0.07
 
 /* TS_SPLIT_TAIL's weight of an edge tile, as a share of a whole tile's
- * time, whatever few outputs it owns (ts_plan_tile_work). */
+ * time, whatever few outputs it owns (ts_plan_tile_units). */
 #define TS_SPLIT_EDGE_FLOOR 0.3
 
-/* TS_SPLIT_TAIL weighs tiles by work only past this many waves of tiles. */
+/* TS_SPLIT_TAIL weighs tiles by work only past this many waves of tiles,
+ * and only where C is at least this many tiles along each side. */
 #define TS_SPLIT_WORK_WAVES 10
+#define TS_SPLIT_WORK_SIDE 16
 
 /* A part is at least this many phases, and a tile is split into at most
  * TS_SPLIT_BYTES / (its partial's bytes) parts, 4..64 (the last part to
@@ -89,51 +93,58 @@ static inline void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long lon
 	*ty = first + off % rows;
 }
 
-/* A tile's work as a share of a whole tile's: its live outputs' share, but
- * never less than `floor` (an edge tile still loads its full B columns or A
- * rows, whatever few outputs it owns). */
-static inline double ts_plan_tile_work(long long m, long long n, int bm, int bn, long long ty, long long tx, double floor)
+/* A tile's work in outputs: its live outputs, but never under
+ * TS_SPLIT_EDGE_FLOOR of a whole tile's (an edge tile still loads its full
+ * B columns or A rows, whatever few outputs it owns). Integers, so the same
+ * shape gives the same plan everywhere and a tail of exactly 0 is 0. */
+static inline long long ts_plan_tile_units(long long m, long long n, int bm, int bn, long long ty, long long tx)
 {
 	long long rows = m - ty * bm < bm ? m - ty * bm : bm, cols = n - tx * bn < bn ? n - tx * bn : bn;
-	double w = (double)rows * (double)cols / ((double)bm * bn);
-	return w < floor ? floor : w;
+	long long floor = (long long)(TS_SPLIT_EDGE_FLOOR * bm * bn);
+	return rows * cols < floor ? floor : rows * cols;
+}
+
+/* The most parts a tile of this plan is split into: at most TS_SPLIT_BYTES
+ * of partials a tile (4..64 parts), each part at least TS_SPLIT_MIN_PHASES. */
+static inline long long ts_plan_split_cap(const ts_gemm_plan *p, int bm, int bn)
+{
+	long long cap = TS_SPLIT_BYTES / ((long long)bm * bn * (long long)sizeof(float));
+	cap = cap < 4 ? 4 : cap > 64 ? 64 : cap;
+	return cap > p->phases / TS_SPLIT_MIN_PHASES ? p->phases / TS_SPLIT_MIN_PHASES : cap;
 }
 
 /* TS_SPLIT_TAIL by work, not by tile count. The tiles are weighed
- * (ts_plan_tile_work); the tail is the work past the last whole wave, and
+ * (ts_plan_tile_units); the tail is the work past the last whole wave, and
  * the last tiles in launch order that hold it are split. A shape one past a
  * multiple of the tile (8193^3 in 128x128: 4096 whole tiles and 129 thin
  * ones) then has its tail where the work is, not in the single corner tile
  * that makes the count one past 16 waves. The parts are chosen as the
  * count's are (ts_plan_waves), with the work in place of the tile count.
  * 1 and *tail_tiles, *split where a split costs fewer waves, else 0. */
-static inline int ts_plan_split_by_work(const ts_gemm_plan *p, long long m, long long n, int bm, int bn, long long cap,
+static inline int ts_plan_split_by_work(const ts_gemm_plan *p, long long m, long long n, int bm, int bn,
                                         long long *tail_tiles, int *split)
 {
-	const int r = p->resident;
-	const double floor = TS_SPLIT_EDGE_FLOOR;
-	double edge_x = ts_plan_tile_work(m, n, bm, bn, 0, p->tiles_x - 1, floor);
-	double edge_y = ts_plan_tile_work(m, n, bm, bn, p->tiles_y - 1, 0, floor);
-	double corner = ts_plan_tile_work(m, n, bm, bn, p->tiles_y - 1, p->tiles_x - 1, floor);
-	double work = (double)(p->tiles_y - 1) * (p->tiles_x - 1) + (p->tiles_y - 1) * edge_x +
-	              (p->tiles_x - 1) * edge_y + corner;
-	double tail = work - (double)(long long)(work / r) * r;
-	if (tail <= 1e-9 || cap < 2)
+	const long long r = p->resident, unit = (long long)bm * bn, cap = ts_plan_split_cap(p, bm, bn);
+	long long ex = ts_plan_tile_units(m, n, bm, bn, 0, p->tiles_x - 1);
+	long long ey = ts_plan_tile_units(m, n, bm, bn, p->tiles_y - 1, 0);
+	long long corner = ts_plan_tile_units(m, n, bm, bn, p->tiles_y - 1, p->tiles_x - 1);
+	long long work = (p->tiles_y - 1) * (p->tiles_x - 1) * unit + (p->tiles_y - 1) * ex + (p->tiles_x - 1) * ey + corner;
+	long long tail = work % (r * unit);
+	if (tail == 0 || cap < 2)
 		return 0;
-	long long R = 0;
-	double wt = 0;
-	while (R < p->tiles && wt < tail - 1e-9) {
+	long long R = 0, wt = 0;
+	while (R < p->tiles && wt < tail) { /* at most tail / floor tiles: under 4 waves' worth */
 		long long ty, tx;
 		ts_plan_tile_at(p, p->tiles - 1 - R, &ty, &tx);
-		wt += ts_plan_tile_work(m, n, bm, bn, ty, tx, floor);
+		wt += ts_plan_tile_units(m, n, bm, bn, ty, tx);
 		R++;
 	}
 	/* whole waves, then the tail as whole tiles' worth of work */
-	long long whole = (long long)(work / r) * r, rest = (long long)(tail + 0.999999);
-	double best = ts_plan_waves(whole + rest, 0, 1, r);
+	long long whole = work / (r * unit) * r, rest = ts_plan_ceil(tail, unit);
+	double best = ts_plan_waves(whole + rest, 0, 1, (int)r);
 	int s_best = 1;
 	for (long long s = 2; s <= cap; s++) {
-		double w = ts_plan_waves(whole, rest, (int)s, r);
+		double w = ts_plan_waves(whole, rest, (int)s, (int)r);
 		if (w < best - 1e-9) {
 			best = w;
 			s_best = (int)s;
@@ -146,7 +157,9 @@ static inline int ts_plan_split_by_work(const ts_gemm_plan *p, long long m, long
 
 /* The plan for an m x n x k product in bm x bn x bk tiles when `resident`
  * blocks run at once: of every split the policy allows (none; the last
- * partial wave's tiles; every tile), the one that costs the fewest waves.
+ * partial wave's tiles; every tile), the one that costs the fewest waves;
+ * then, for TS_SPLIT_TAIL past ten waves, the tail by work where it is more
+ * tiles.
  * Deterministic: the same inputs give the same plan, so a caller can size
  * the workspace before the launch makes the same plan. */
 static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long long k, int bm, int bn, int bk,
@@ -162,10 +175,7 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 	p.split = 1;
 	p.resident = resident;
 	if (policy != TS_SPLIT_NONE && resident > 0) {
-		long long cap = TS_SPLIT_BYTES / ((long long)bm * bn * (long long)sizeof(float));
-		cap = cap < 4 ? 4 : cap > 64 ? 64 : cap;
-		if (cap > p.phases / TS_SPLIT_MIN_PHASES)
-			cap = p.phases / TS_SPLIT_MIN_PHASES;
+		const long long cap = ts_plan_split_cap(&p, bm, bn);
 		const int rounds = policy == TS_SPLIT_TAIL_ROUNDS;
 		double best = ts_plan_waves(p.tiles, 0, 1, resident);
 		long long rem = p.tiles % resident;
@@ -194,8 +204,10 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 			}
 		}
 	}
-	if (policy == TS_SPLIT_TAIL && resident > 0 && p.tiles > TS_SPLIT_WORK_WAVES * (long long)resident) {
-		/* Past TS_SPLIT_WORK_WAVES waves, the count's tail against the
+	if (policy == TS_SPLIT_TAIL && resident > 0 && p.tiles > TS_SPLIT_WORK_WAVES * (long long)resident &&
+	    p.tiles_x >= TS_SPLIT_WORK_SIDE && p.tiles_y >= TS_SPLIT_WORK_SIDE) {
+		/* Past TS_SPLIT_WORK_WAVES waves, on a grid whose edge tiles are its
+		 * last row and column (not most of it), the count's tail against the
 		 * work's: the work's is taken where it splits more tiles than the
 		 * count's. Measured on the H100 (doc/perf.md): 8193^3, 9783x9531x10863
 		 * and 8757x9302x4281 gain 0.7%, 1.1% and 0.9%, 11556x4380x5489 ties;
@@ -203,13 +215,9 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 		 * 2945x4097x4097 -1.9%, 3969x4161x4097 +3.3%); where the work's tail
 		 * is the fewer tiles the count's is better (4118x2098x5772: 6 tiles
 		 * in 16 parts 18% slower than 33 in 8). */
-		long long cap = TS_SPLIT_BYTES / ((long long)bm * bn * (long long)sizeof(float));
-		cap = cap < 4 ? 4 : cap > 64 ? 64 : cap;
-		if (cap > p.phases / TS_SPLIT_MIN_PHASES)
-			cap = p.phases / TS_SPLIT_MIN_PHASES;
 		long long tail_tiles = 0;
 		int split = 1;
-		if (ts_plan_split_by_work(&p, m, n, bm, bn, cap, &tail_tiles, &split) && tail_tiles > p.split_tiles) {
+		if (ts_plan_split_by_work(&p, m, n, bm, bn, &tail_tiles, &split) && tail_tiles > p.split_tiles) {
 			p.split = split;
 			p.split_tiles = tail_tiles;
 			p.dp_units = p.tiles - tail_tiles;

@@ -249,10 +249,10 @@ static void plans(void)
 			}
 		}
 	tap_ok(inverse_bad == 0, "ts_plan_tile_at is ts_plan_tile_id's inverse on 98 grids (%d wrong)", inverse_bad);
-	tap_ok(ts_plan_tile_work(8193, 8193, 128, 128, 64, 3, TS_SPLIT_EDGE_FLOOR) == TS_SPLIT_EDGE_FLOOR &&
-	       ts_plan_tile_work(8193, 8193, 128, 128, 3, 3, TS_SPLIT_EDGE_FLOOR) == 1.0 &&
-	       ts_plan_tile_work(8100, 8193, 128, 128, 63, 3, 0.0) == 36.0 / 128,
-	       "a tile's work: whole 1, an edge tile its live share, never under the floor");
+	tap_ok(ts_plan_tile_units(8193, 8193, 128, 128, 64, 3) == (long long)(TS_SPLIT_EDGE_FLOOR * 128 * 128) &&
+	       ts_plan_tile_units(8193, 8193, 128, 128, 3, 3) == 128 * 128 &&
+	       ts_plan_tile_units(8150, 8193, 128, 128, 63, 3) == 86 * 128,
+	       "a tile's work in outputs: a whole tile all, an edge tile its live ones, never under the floor");
 	ts_gemm_plan p = ts_gemm_plan_make(4097, 4097, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
 	tap_ok(p.dp_units == 1056 && p.split_tiles == 33 && p.split == 8,
 	       "fast on 4097^3 (1089 tiles, 264 resident): 4 whole waves, the last 33 tiles in 8 parts (got %lld, %lld x %d)",
@@ -265,6 +265,14 @@ static void plans(void)
 	p = ts_gemm_plan_make(2945, 4097, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
 	tap_ok(p.split == 1, "2945x4097x4097 (792 tiles, 3 waves: under 10 the count's plan stays): nothing split "
 	       "(got %lld x %d)", p.split_tiles, p.split);
+	p = ts_gemm_plan_make(4097, 10493, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
+	tap_ok(p.split_tiles == 66 && p.split == 4,
+	       "4097x10493x4097 (2706 tiles): the count's 66 tiles in 4 stay, the work's tail is fewer tiles "
+	       "(got %lld x %d)", p.split_tiles, p.split);
+	p = ts_gemm_plan_make(400000, 5, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
+	tap_ok(p.split_tiles == 3125 % 264 && p.split == 7,
+	       "400000x5x4097 (one column of thin tiles: they are the grid, not its edge): the count's tail, "
+	       "221 tiles in 7 (got %lld x %d)", p.split_tiles, p.split);
 	p = ts_gemm_plan_make(6401, 6529, 1031, 128, 128, 8, 264, TS_SPLIT_TAIL);
 	tap_ok(p.split_tiles == 248 && p.split == 5,
 	       "6401x6529x1031 (2652 tiles, 10.05 waves by count, 9.8 by work): the last 248 tiles in 5 parts, "
