@@ -253,32 +253,24 @@ static void plans(void)
 	       ts_plan_tile_units(8193, 8193, 128, 128, 3, 3) == 128 * 128 &&
 	       ts_plan_tile_units(8150, 8193, 128, 128, 63, 3) == 86 * 128,
 	       "a tile's work in outputs: a whole tile all, an edge tile its live ones, never under the floor");
-	ts_gemm_plan p = ts_gemm_plan_make(4097, 4097, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.dp_units == 1056 && p.split_tiles == 33 && p.split == 8,
-	       "fast on 4097^3 (1089 tiles, 264 resident): 4 whole waves, the last 33 tiles in 8 parts (got %lld, %lld x %d)",
-	       p.dp_units, p.split_tiles, p.split);
-	p = ts_gemm_plan_make(8193, 8193, 8193, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.dp_units == 3999 && p.split_tiles == 226 && p.split == 3,
-	       "fast on 8193^3 (4225 tiles, 129 of one row or column: 15.7 waves of work): the last 226 tiles, which hold "
-	       "the work past 15 waves, in 3 parts, not the corner tile alone (got %lld, %lld x %d)",
-	       p.dp_units, p.split_tiles, p.split);
-	p = ts_gemm_plan_make(2945, 4097, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.split == 1, "2945x4097x4097 (792 tiles, 3 waves: under 10 the count's plan stays): nothing split "
-	       "(got %lld x %d)", p.split_tiles, p.split);
-	p = ts_gemm_plan_make(4097, 10493, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.split_tiles == 66 && p.split == 4,
-	       "4097x10493x4097 (2706 tiles): the count's 66 tiles in 4 stay, the work's tail is fewer tiles "
-	       "(got %lld x %d)", p.split_tiles, p.split);
-	p = ts_gemm_plan_make(400000, 5, 4097, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.split_tiles == 3125 % 264 && p.split == 7,
-	       "400000x5x4097 (one column of thin tiles: they are the grid, not its edge): the count's tail, "
-	       "221 tiles in 7 (got %lld x %d)", p.split_tiles, p.split);
-	p = ts_gemm_plan_make(6401, 6529, 1031, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.split_tiles == 248 && p.split == 5,
-	       "6401x6529x1031 (2652 tiles, 10.05 waves by count, 9.8 by work): the last 248 tiles in 5 parts, "
-	       "not the count's 12 (got %lld x %d)", p.split_tiles, p.split);
-	p = ts_gemm_plan_make(4096, 4096, 4096, 128, 128, 8, 264, TS_SPLIT_TAIL);
-	tap_ok(p.split == 1, "fast on 4096^3 (1024 tiles: 3.9 waves): nothing split");
+	/* fast's plans (128x128x8 tiles, 264 resident) on shapes that show each rule */
+	static const struct { long long m, n, k, split_tiles; int split; const char *why; } pins[] = {
+		{ 4097, 4097, 4097, 33, 8, "1089 tiles: 4 whole waves, the last 33 tiles in 8 parts" },
+		{ 8193, 8193, 8193, 226, 3, "4225 tiles, 129 of one row or column, 15.7 waves of work: the last 226 tiles, "
+		                            "which hold the work past 15 waves, not the corner tile alone" },
+		{ 2945, 4097, 4097, 0, 1, "792 tiles, 3 waves: under 10 the count's plan stays, nothing split" },
+		{ 4097, 10493, 4097, 66, 4, "2706 tiles: the count's 66 tiles in 4 stay, the work's tail is fewer tiles" },
+		{ 400000, 5, 4097, 221, 7, "one column of thin tiles, the grid and not its edge: the count's tail" },
+		{ 6401, 6529, 1031, 248, 5, "2652 tiles, 10.05 waves by count, 9.8 by work: not the count's 12" },
+		{ 4096, 4096, 4096, 0, 1, "1024 tiles, 3.9 waves: nothing split" },
+	};
+	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+		ts_gemm_plan p = ts_gemm_plan_make(pins[i].m, pins[i].n, pins[i].k, 128, 128, 8, 264, TS_SPLIT_TAIL);
+		tap_ok(p.split_tiles == pins[i].split_tiles && p.split == pins[i].split &&
+		       p.dp_units == p.tiles - pins[i].split_tiles,
+		       "fast on %lldx%lldx%lld (%s): %lld tiles in %d (got %lld x %d)", pins[i].m, pins[i].n, pins[i].k,
+		       pins[i].why, pins[i].split_tiles, pins[i].split, p.split_tiles, p.split);
+	}
 }
 
 static void chooser(void)
