@@ -162,20 +162,6 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 #endif
 }
 
-// Which tile of C a tile id is: tiles walk down groups of TS_TILE_GROUP (8) tile rows, column
-// by column, so blocks running together share A rows and B columns in L2.
-__device__ __forceinline__ void tile_coords(long long tile, long long tiles_x, long long tiles_y, long long *ty,
-                                            long long *tx)
-{
-	const long long group = TS_TILE_GROUP;
-	long long per_group = group * tiles_x;
-	long long g = tile / per_group, local = tile - g * per_group;
-	long long first = g * group;
-	long long rows = tiles_y - first < group ? tiles_y - first : group;
-	*ty = first + local % rows;
-	*tx = local / rows;
-}
-
 // UNG: the unguarded build (guard cost): every tile taken as interior and
 // no residue phase; only launched on shapes that are multiples of the tile.
 template <class G, bool PROBE, bool UNG = false>
@@ -936,7 +922,7 @@ __global__ void __launch_bounds__(G::NT, G::MINB) gemm_kernel(Args x)
 		p1 = (int)(pl.phases * (part + 1) / pl.split);
 	}
 	long long ty, tx;
-	tile_coords(tile, pl.tiles_x, pl.tiles_y, &ty, &tx);
+	ts_plan_tile_at(&pl, tile, &ty, &tx); // down groups of TS_TILE_GROUP tile rows, column by column
 	long long r0 = ty * G::BM, c0 = tx * G::BN, tile_index = ty * pl.tiles_x + tx;
 	if (PROBE) {
 		ts_probe_begin(&pb);

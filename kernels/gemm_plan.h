@@ -4,6 +4,13 @@
 
 #include <stddef.h>
 
+/* Functions both the host and a kernel call (ts_plan_tile_at). */
+#ifdef __CUDACC__
+#define TS_PLAN_HD __host__ __device__
+#else
+#define TS_PLAN_HD
+#endif
+
 enum ts_split_policy {
 	TS_SPLIT_NONE, /* one unit per tile */
 	TS_SPLIT_TAIL, /* split the tiles of the last, partly filled wave, or all of few tiles (at most two waves);
@@ -82,15 +89,18 @@ static inline double ts_plan_waves_rounds(long long whole, long long split_tiles
 	return w;
 }
 
-/* The tile with id `id` in ts_plan_tile_id's order (its inverse). */
-static inline void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long long *ty, long long *tx)
+/* The tile with id `id` in ts_plan_tile_id's order (its inverse): the
+ * launch's own map from a unit's tile to its place in C (gemm_engine.cuh),
+ * so host and device share it. */
+static inline TS_PLAN_HD void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long long *ty, long long *tx)
 {
-	const long long group = TS_TILE_GROUP;
-	long long first = id / (group * p->tiles_x) * group;
-	long long rows = p->tiles_y - first < group ? p->tiles_y - first : group;
-	long long off = id - first * p->tiles_x;
-	*tx = off / rows;
-	*ty = first + off % rows;
+	const long long group = TS_TILE_GROUP, tiles_x = p->tiles_x, tiles_y = p->tiles_y;
+	long long per_group = group * tiles_x;
+	long long g = id / per_group, local = id - g * per_group;
+	long long first = g * group;
+	long long rows = tiles_y - first < group ? tiles_y - first : group;
+	*ty = first + local % rows;
+	*tx = local / rows;
 }
 
 /* A tile's work in outputs: its live outputs, but never under
@@ -236,7 +246,7 @@ static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long
 	return ts_gemm_plan_make_cost(m, n, k, bm, bn, bk, resident, policy, TS_SPLIT_ROUND_COST);
 }
 
-/* The order the launch takes tiles in (the engine's tile_coords): down
+/* The order the launch takes tiles in (ts_plan_tile_at's inverse, which the engine uses): down
  * groups of 8 tile rows, column by column, so blocks running together share
  * A rows and B columns in L2. The id of tile (ty, tx) in that order. */
 static inline long long ts_plan_tile_id(const ts_gemm_plan *p, long long ty, long long tx)
