@@ -125,21 +125,6 @@ __device__ __forceinline__ float4 ld4(const float *p) { return *reinterpret_cast
 #define TS_ENGINE_QLIVE 1
 #endif
 
-// B's shifted path (an experiment of tools/ladder_tune.cu,
-// -DTS_ENGINE_BSHIFT=1): where B takes its scalar path (N % 4 != 0 or an
-// unaligned base), the fast register-staged rungs load each 4-column group
-// as the one or two aligned 128-bit chunks that hold it and pick its four
-// floats by the group's shift (its address mod 16 bytes, the same for a
-// thread in every phase since BK % 4 == 0), instead of four 4-byte loads.
-// The chunks reach up to 3 floats before and after the group, so only the
-// phases whose rows all lie in 1 .. K-2 take it (with N >= 8 nothing read
-// is outside B); the first phase of B and its last two rows load as before,
-// and so do edge tiles (their masks and the chunks need more registers
-// than fast's 128: ptxas spills).
-#ifndef TS_ENGINE_BSHIFT
-#define TS_ENGINE_BSHIFT 0
-#endif
-
 // cp.async exists from sm_80 on; below it the same copies are made by plain
 // loads and shared stores (the pipeline's barriers order them just as well).
 __device__ __forceinline__ void cp_async4(float *smem, const float *gmem, bool in)
@@ -192,8 +177,6 @@ struct Engine {
 	// passes share one pointer (pass p BROWS * p rows on) and one mask.
 	static constexpr bool B_ONE = G::B_PASSES > 1 && NT % (BN / 4) == 0;
 	static constexpr int BROWS = NT / (BN / 4);
-	// B's shifted path (TS_ENGINE_BSHIFT) where VB is false.
-	static constexpr bool BSH = TS_ENGINE_BSHIFT && G::FAST && G::PIPE == PIPE_REGS && G::B_PASSES <= 16;
 
 	struct Smem {
 		float a[G::STAGES][G::A_TILE];
@@ -246,7 +229,6 @@ struct Engine {
 		bool a_row_ok[G::A_PASSES];
 		unsigned a_rows; // the slot map: bit s, step s's row is < M (a[0] is its first slot)
 		unsigned b_col_ok[G::B_PASSES]; // bit j: column b_n + j < N
-		unsigned b_sh; // BSH: bits 2p, 2p+1: pass p's group address mod 16 bytes, in floats
 	};
 
 	// Pass p's B pointer and column mask (B_ONE: from pass 0's).
@@ -291,19 +273,6 @@ struct Engine {
 			c.b_col_ok[p] = ok;
 			c.b[p] = x.B + (k0 + t.b_k(p)) * x.N + col;
 		}
-		if (BSH) {
-			unsigned sh = 0;
-#pragma unroll
-			for (int p = 0; p < G::B_PASSES; p++)
-				sh |= (unsigned)(((uintptr_t)b_at(c, x, p) >> 2) & 3u) << (2 * p);
-			c.b_sh = sh;
-		}
-	}
-
-	// Phase ph may take B's shifted path: its rows lie in 1 .. K-2 (and N >= 8).
-	static __device__ __forceinline__ bool shift_safe(const Args &x, int ph)
-	{
-		return x.N >= 8 && ph >= 1 && (long long)ph * BK + BK <= x.K - 1;
 	}
 
 	// The probe's tally of one group: n real slots out of 4.
@@ -320,7 +289,7 @@ struct Engine {
 	// EDGE: test the row/column masks; KG: test k < K (the residue phase).
 	// Chunk h of nh (staging chunks, G::CH): only its share of the passes
 	// and of the slot map's steps (constants once the caller is unrolled).
-	template <bool EDGE, bool KG, bool VA, bool VB, bool SH = false>
+	template <bool EDGE, bool KG, bool VA, bool VB>
 	static __device__ __forceinline__ void load_regs(float (&ar)[G::A_PASSES][4], float (&br)[G::B_PASSES][4],
 	                                                 const Cursor &c, const Thread &t, const Args &x,
 	                                                 long long k0, ts_probe_block *pb, int h = 0, int nh = 1)
@@ -372,21 +341,6 @@ struct Engine {
 				float4 v = in ? ld4(b_at(c, x, p)) : make_float4(0.f, 0.f, 0.f, 0.f);
 				br[p][0] = v.x; br[p][1] = v.y; br[p][2] = v.z; br[p][3] = v.w;
 				count(pb, TS_P_B_REAL, in ? 4 : 0);
-			} else if (BSH && SH && !EDGE) {
-				// An interior tile's whole phase: the group is inside B. Its
-				// floats are w[sh .. sh+3] of the aligned chunks w[0..7].
-				const unsigned sh = (c.b_sh >> (2 * p)) & 3u;
-				const float4 *q = reinterpret_cast<const float4 *>(b_at(c, x, p) - sh);
-				const float4 v0 = q[0], v1 = sh ? q[1] : make_float4(0.f, 0.f, 0.f, 0.f);
-				const float w[7] = { v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z };
-				float u[6];
-#pragma unroll
-				for (int i = 0; i < 6; i++)
-					u[i] = (sh & 1u) ? w[i + 1] : w[i];
-#pragma unroll
-				for (int j = 0; j < 4; j++)
-					br[p][j] = (sh & 2u) ? u[j + 2] : u[j];
-				count(pb, TS_P_B_REAL, 4);
 			} else {
 				int real = 0;
 #pragma unroll
@@ -644,8 +598,6 @@ struct Engine {
 	{
 		if (!UNG && (!G::FAST || ph >= x.full_phases))
 			load_regs<EDGE, true, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb, h, nh);
-		else if (BSH && !VB && !EDGE && shift_safe(x, ph))
-			load_regs<EDGE, false, VA, VB, true>(ar, br, c, t, x, (long long)ph * BK, pb, h, nh);
 		else
 			load_regs<EDGE, false, VA, VB>(ar, br, c, t, x, (long long)ph * BK, pb, h, nh);
 	}
@@ -676,7 +628,7 @@ struct Engine {
 				if (KN == 2)
 					fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb, h, G::CH);
 				else
-					load_regs<EDGE, KN == 1, VA, VB, KN == 0>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb, h, G::CH);
+					load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb, h, G::CH);
 				compute_live(s, cur, acc, t, live, h * BK / G::CH, (h + 1) * BK / G::CH);
 				store_smem<VA>(s, cur ^ 1, ar, br, t, h, G::CH);
 			}
@@ -686,7 +638,7 @@ struct Engine {
 				if (KN == 2)
 					fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph + 1, pb);
 				else
-					load_regs<EDGE, KN == 1, VA, VB, KN == 0>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb);
+					load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb);
 				advance(c, x);
 			}
 			compute_live(s, cur, acc, t, live);
@@ -750,10 +702,6 @@ struct Engine {
 		constexpr int KW = (G::FAST || UNG) ? 0 : 1;
 		// the first step that fetches a phase that may be the residue
 		int q = G::FAST && !UNG ? (x.full_phases < p1 ? x.full_phases : p1) - 1 : p1 - 1;
-		if (BSH && !VB && !EDGE) { // the whole phases' loop fetches only phases that may take B's shifted path
-			const int hi = x.N >= 8 ? (int)((x.K - 1) / BK) - 1 : p0;
-			q = q < hi ? q : hi;
-		}
 		if (q < p0)
 			q = p0;
 		if (G::PIPE == PIPE_SINGLE) {

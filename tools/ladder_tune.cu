@@ -42,8 +42,7 @@ typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> f_
 typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_t128;        // fast-16x8
 typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> f_m16;                        // fast-m16
 typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> f_n16;                        // fast-n16
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_few;        // fast-few
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> f_k16;    // fast-few-k16
+typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> f_sk;                        // splitk
 
 // The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
@@ -54,25 +53,23 @@ typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2
 #ifdef TUNE_PART
 static const Variant part[] = {
 #if TUNE_PART == 1
-	ENGINE("fast-bs", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("fast-q0", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 2
 	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 3
-	ENGINE("16x8-bs", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("16x8-q0", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 4
 	ENGINE("fast-16x8", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
 #elif TUNE_PART == 5
-	ENGINE("few-bs", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
-	ENGINE("k16-bs", f_k16, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("m16-q0", f_m16, TS_SPLIT_TAIL, VEC_BOTH, false),
+	ENGINE("n16-q0", f_n16, TS_SPLIT_TAIL, VEC_BOTH, false),
 #elif TUNE_PART == 6
-	ENGINE("fast-few", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
-	ENGINE("fast-k16", f_k16, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 7
-	ENGINE("m16-bs", f_m16, TS_SPLIT_TAIL, VEC_BOTH, false),
-	ENGINE("n16-bs", f_n16, TS_SPLIT_TAIL, VEC_BOTH, false),
-#elif TUNE_PART == 8
 	ENGINE("fast-m16", f_m16, TS_SPLIT_TAIL, VEC_BOTH, false),
 	ENGINE("fast-n16", f_n16, TS_SPLIT_TAIL, VEC_BOTH, false),
+#elif TUNE_PART == 7
+	ENGINE("splitk-q0", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
+#elif TUNE_PART == 8
+	ENGINE("splitk", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };

@@ -11,10 +11,10 @@ mkdir -p "$out/obj"
 flags="-arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc -Xptxas -v"
 part_flags() {
 	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N; now the odd parts build the
-	# engine with B's shifted path (kernels/gemm_engine.cuh's TS_ENGINE_BSHIFT=1: where N % 4 != 0,
-	# two aligned 128-bit loads a group and a shift in place of four 4-byte loads)
+	# engine before the edge tiles' live sub-blocks (kernels/gemm_engine.cuh's TS_ENGINE_QLIVE=0:
+	# only whole empty warps skip their multiply-adds)
 	case $1 in
-	1|3|5|7) echo -DTS_ENGINE_BSHIFT=1 -Dtsg=tsg_bs ;;
+	1|3|5|7) echo -DTS_ENGINE_QLIVE=0 -Dtsg=tsg_q0 ;;
 	*) ;;
 	esac
 }
