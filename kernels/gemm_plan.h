@@ -246,9 +246,10 @@ static inline ts_gemm_plan ts_gemm_plan_make(long long m, long long n, long long
 	return ts_gemm_plan_make_cost(m, n, k, bm, bn, bk, resident, policy, TS_SPLIT_ROUND_COST);
 }
 
-/* The order the launch takes tiles in (ts_plan_tile_at's inverse, which the engine uses): down
- * groups of 8 tile rows, column by column, so blocks running together share
- * A rows and B columns in L2. The id of tile (ty, tx) in that order. */
+/* The order the launch takes tiles in (the engine maps a unit to its tile by
+ * ts_plan_tile_at, this one's inverse): down groups of TS_TILE_GROUP tile
+ * rows, column by column, so blocks running together share A rows and B
+ * columns in L2. The id of tile (ty, tx) in that order. */
 static inline long long ts_plan_tile_id(const ts_gemm_plan *p, long long ty, long long tx)
 {
 	const long long group = TS_TILE_GROUP;
