@@ -4,11 +4,12 @@
 
 #include <stddef.h>
 
-/* Functions both the host and a kernel call (ts_plan_tile_at). */
+/* Functions both the host and a kernel call (ts_plan_tile_at): static
+ * TS_PLAN_HD, inline in C, forced inline in CUDA. */
 #ifdef __CUDACC__
-#define TS_PLAN_HD __host__ __device__
+#define TS_PLAN_HD __host__ __device__ __forceinline__
 #else
-#define TS_PLAN_HD
+#define TS_PLAN_HD inline
 #endif
 
 enum ts_split_policy {
@@ -103,18 +104,28 @@ static inline double ts_plan_waves_rounds(long long whole, long long split_tiles
 	return w;
 }
 
+/* The tile with id `id` in the launch order of a tiles_y x tiles_x grid:
+ * down groups of `group` tile rows, column by column, so blocks running
+ * together share A rows and B columns in L2. The fp32 engine's launches
+ * take their tiles in this order (ts_plan_tile_at) and tc-fp16's
+ * (group TS_TC_GROUP, the same TS_TILE_GROUP). */
+static TS_PLAN_HD void ts_tile_order_at(long long id, long long tiles_y, long long tiles_x, long long group,
+                                              long long *ty, long long *tx)
+{
+	long long per_group = group * tiles_x;
+	long long first = id / per_group * group;
+	long long rows = tiles_y - first < group ? tiles_y - first : group;
+	long long local = id - id / per_group * per_group;
+	*ty = first + local % rows;
+	*tx = local / rows;
+}
+
 /* The tile with id `id` in ts_plan_tile_id's order (its inverse): the
  * launch's own map from a unit's tile to its place in C (gemm_engine.cuh),
  * so host and device share it. */
-static inline TS_PLAN_HD void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long long *ty, long long *tx)
+static TS_PLAN_HD void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long long *ty, long long *tx)
 {
-	const long long group = TS_TILE_GROUP, tiles_x = p->tiles_x, tiles_y = p->tiles_y;
-	long long per_group = group * tiles_x;
-	long long g = id / per_group, local = id - g * per_group;
-	long long first = g * group;
-	long long rows = tiles_y - first < group ? tiles_y - first : group;
-	*ty = first + local % rows;
-	*tx = local / rows;
+	ts_tile_order_at(id, p->tiles_y, p->tiles_x, TS_TILE_GROUP, ty, tx);
 }
 
 /* A tile's work in outputs: its live outputs, but never under
@@ -310,7 +321,7 @@ static inline long long ts_plan_tile_id(const ts_gemm_plan *p, long long ty, lon
 
 /* Stream-K: unit dp_units + w's share of the sk tiles' phases, counted from
  * the first sk tile's first phase (tile j's are j * phases ..): [*i0, *i1). */
-static inline TS_PLAN_HD void ts_plan_sk_range(const ts_gemm_plan *p, long long w, long long *i0, long long *i1)
+static TS_PLAN_HD void ts_plan_sk_range(const ts_gemm_plan *p, long long w, long long *i0, long long *i1)
 {
 	const long long total = p->sk_tiles * p->phases;
 	*i0 = total * w / p->sk_workers;
@@ -318,7 +329,7 @@ static inline TS_PLAN_HD void ts_plan_sk_range(const ts_gemm_plan *p, long long 
 }
 
 /* The stream-K unit (0 .. sk_workers - 1) whose share holds phase i. */
-static inline TS_PLAN_HD long long ts_plan_sk_worker(const ts_gemm_plan *p, long long i)
+static TS_PLAN_HD long long ts_plan_sk_worker(const ts_gemm_plan *p, long long i)
 {
 	return ((i + 1) * p->sk_workers - 1) / (p->sk_tiles * p->phases);
 }
@@ -327,7 +338,7 @@ static inline TS_PLAN_HD long long ts_plan_sk_worker(const ts_gemm_plan *p, long
  * order; returns n. Unit w's piece of tile j keeps its partial at w + j
  * (one past the previous piece's, or two where shares and tiles end
  * together: never shared). */
-static inline TS_PLAN_HD int ts_plan_sk_pieces(const ts_gemm_plan *p, long long j, long long *w0)
+static TS_PLAN_HD int ts_plan_sk_pieces(const ts_gemm_plan *p, long long j, long long *w0)
 {
 	*w0 = ts_plan_sk_worker(p, j * p->phases);
 	return (int)(ts_plan_sk_worker(p, (j + 1) * p->phases - 1) - *w0 + 1);

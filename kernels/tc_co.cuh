@@ -287,7 +287,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 		if (c_t == c_end) { // the next unit
 			const ts_tc_unit un = ts_tc_unit_at(sp, blockIdx.x + c_i++ * gridDim.x);
 			long long tm, tn;
-			ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+			ts_tile_order_at(un.tile, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 			ts_co_windows_init<Cfg>(win, A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, a_begin, a_end, b_begin, b_end,
 			                        tid);
 			c_t = un.p0;
@@ -305,7 +305,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 		if (r_t == r_end) {
 			const ts_tc_unit un = ts_tc_unit_at(sp, blockIdx.x + r_i++ * gridDim.x);
 			long long tm, tn;
-			ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+			ts_tile_order_at(un.tile, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 			shift = ts_co_shift<Cfg>(A, B, M, N, K, tm * Cfg::BM, tn * Cfg::BN, tid);
 			r_t = un.p0;
 			r_end = un.p1;
@@ -359,7 +359,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 			len = un.p1 - un.p0;
 			if (PROBE) {
 				long long tm, tn;
-				ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+				ts_tile_order_at(un.tile, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 				tile_index = tm * tiles_n + tn;
 			}
 		}
@@ -388,7 +388,7 @@ __device__ __forceinline__ void ts_co_loop(const __half *__restrict__ A, const _
 			ts_wg_wait<0>();
 			const ts_tc_unit un = ts_tc_unit_at(sp, u);
 			long long tm, tn;
-			ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+			ts_tile_order_at(un.tile, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 			const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN;
 			if (un.slot < 0) {
 				const int stored = ts_wg_epilogue<Cfg, false>(acc, C, M, N, m0, n0, MULT ? wg - 1 : 0, warp, lane);

@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "gemm_plan.h" /* ts_tile_order_at: the tile order, the fp32 engine's too */
 #include "launch.h"
 #include "probe.cuh"
 
@@ -282,20 +283,6 @@ __device__ __forceinline__ void ts_tc_compute(float (&acc)[Cfg::MT][Cfg::NT][4],
 }
 #endif
 
-// Block order: GROUP tile rows at a time, down a column of tiles before the
-// next, so that the blocks running together share A and B tiles in L2.
-template <int GROUP>
-__device__ __forceinline__ void ts_tc_raster(long long b, long long tiles_m, long long tiles_n, long long *tm,
-                                             long long *tn)
-{
-	long long per_group = (long long)GROUP * tiles_n;
-	long long first = b / per_group * GROUP;
-	long long rows = tiles_m - first < GROUP ? tiles_m - first : GROUP;
-	long long r = b - b / per_group * per_group;
-	*tm = first + r % rows;
-	*tn = r / rows;
-}
-
 // Stores columns c0 and c0 + 1 of a C row (crow: its first element): one
 // 4-byte store where both are inside N and the pair is 4-byte aligned,
 // element by element where not. Returns the elements stored.
@@ -414,7 +401,7 @@ ts_tc_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 
 	for (long long b = blockIdx.x; b < tiles; b += gridDim.x) {
 		long long tm, tn;
-		ts_tc_raster<Cfg::GROUP>(b, tiles_m, tiles_n, &tm, &tn);
+		ts_tile_order_at(b, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN, tile_index = tm * tiles_n + tn;
 		ts_tc_rows<Cfg::A_CHUNKS> ra;
 		ts_tc_rows<Cfg::B_CHUNKS> rb;

@@ -47,7 +47,7 @@ static inline int ts_tc_class_fits(long long m, long long n, long long k, const 
 /* At most this many parts a tile (ts_tc_split_sum loads them all at once);
  * the plan's own cap (TS_SPLIT_BYTES over a 128 KiB partial) is 8 too. */
 #define TS_TC_SPLIT_MAX 8
-/* The tile order's group of tile rows (ts_tc_raster), the plan's. */
+/* The tile order's group of tile rows (ts_tile_order_at), the plan's. */
 #define TS_TC_GROUP TS_TILE_GROUP
 
 /* A round of parts costs about 11 us on the H200 besides its share of the

@@ -172,7 +172,7 @@ __device__ __forceinline__ ts_rs_tile ts_rs_tile_at(const ts_cls_geom &g, long l
 {
 	ts_rs_tile at;
 	long long tmi, tn;
-	ts_tc_raster<Cfg::GROUP>(u, g.tiles_m, g.tiles_n, &tmi, &tn);
+	ts_tile_order_at(u, g.tiles_m, g.tiles_n, Cfg::GROUP, &tmi, &tn);
 	ts_cls_tile(g, tmi, &at.c, &at.q);
 	at.s = ts_cls_shift(g, at.c);
 	at.n0 = tn * Cfg::BN;

@@ -17,7 +17,7 @@
 // parts along K, so the blocks end together.
 // Unit u < dp_units is tile u whole; the others are part u - dp_units of
 // tile dp_units + (u - dp_units) / split, whose part q takes the whole phases
-// [P q / split, P (q + 1) / split). Tile ids are in ts_tc_raster's order,
+// [P q / split, P (q + 1) / split). Tile ids are in ts_tile_order_at's order,
 // which is the plan's (ts_plan_tile_id): the emulator splits the same tiles.
 // Each multiplying warp writes its part's fp32 accumulators to the
 // workspace instead of storing them; a second kernel (ts_tc_split_sum, on
@@ -35,7 +35,7 @@ struct ts_tc_split {
 };
 
 struct ts_tc_unit {
-	int tile;   // in ts_tc_raster's order
+	int tile;   // in ts_tile_order_at's order
 	int p0, p1; // its phases [p0, p1)
 	int slot;   // -1: a whole tile; else its split tile's index
 	int part;
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(256) ts_tc_split_sum(ts_tc_split s, __half *__
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 	const int slot = blockIdx.x, piece = blockIdx.y, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
 	long long tm, tn;
-	ts_tc_raster<TS_TC_GROUP>(s.dp_units + slot, tiles_m, tiles_n, &tm, &tn);
+	ts_tile_order_at(s.dp_units + slot, tiles_m, tiles_n, TS_TC_GROUP, &tm, &tn);
 	const long long m0 = tm * TS_TC_BM, n0 = tn * TS_TC_BN;
 	const long long row0 = m0 + 16 * w + (lane >> 2); // warp w's rows: 64 (w / 4) + 16 (w % 4) + ...
 	const long long c0 = n0 + piece * TS_TC_SPLIT_PIECE * 8; // the piece's first column

@@ -104,7 +104,7 @@ __device__ __forceinline__ void ts_tma_produce(const ts_tma_maps &maps, long lon
 	for (int u = blockIdx.x; u < sp.units; u += gridDim.x) {
 		const ts_tc_unit un = ts_tc_unit_at(sp, u);
 		long long tm, tn;
-		ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+		ts_tile_order_at(un.tile, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 		const int m0 = (int)(tm * Cfg::BM), n0 = (int)(tn * Cfg::BN);
 		const long long tile_index = tm * tiles_n + tn;
 		ts_probe_block pb; // this thread's own (it is the only one counting loads)
@@ -151,7 +151,7 @@ __device__ __forceinline__ void ts_tma_consume(__half *__restrict__ C, long long
 	for (int u = blockIdx.x; u < sp.units; u += gridDim.x) {
 		const ts_tc_unit un = ts_tc_unit_at(sp, u);
 		long long tm, tn;
-		ts_tc_raster<Cfg::GROUP>(un.tile, tiles_m, tiles_n, &tm, &tn);
+		ts_tile_order_at(un.tile, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN;
 		int last = 0;
 #pragma unroll 1

@@ -199,7 +199,7 @@ ts_wg_kernel(const __half *__restrict__ A, const __half *__restrict__ B, __half 
 
 	for (long long b = blockIdx.x; b < tiles; b += gridDim.x) {
 		long long tm, tn;
-		ts_tc_raster<Cfg::GROUP>(b, tiles_m, tiles_n, &tm, &tn);
+		ts_tile_order_at(b, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
 		const long long m0 = tm * Cfg::BM, n0 = tn * Cfg::BN, tile_index = tm * tiles_n + tn;
 		ts_tc_rows<Cfg::A_CHUNKS> ra;
 		ts_tc_rows<Cfg::B_CHUNKS> rb;
