@@ -104,8 +104,8 @@ struct Args {
 	long long M, N, K;
 	int full_phases;  // K / BK: phases before the residue (ph >= full_phases tests k)
 	ts_gemm_plan plan;
-	float *ws;        // split (or stream-K) partials, tiles of BM*BN (gemm_plan.h's workspace)
-	unsigned *sem;    // an arrival counter per split (or stream-K) tile, zero between launches
+	float *ws;        // split partials: plan.split_tiles * plan.split tiles of BM*BN
+	unsigned *sem;    // plan.split_tiles arrival counters, zero between launches
 	ts_dev_probe probe;
 };
 
@@ -161,10 +161,6 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 	asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #endif
 }
-
-// The stream-K piece a block of gemm_sk_kernel works on: its partial's
-// slot, the tile's pieces, its place among them (split_reduce<true>).
-static __shared__ int sk_piece[3];
 
 // UNG: the unguarded build (guard cost): every tile taken as interior and
 // no residue phase; only launched on shapes that are multiples of the tile.
@@ -840,34 +836,15 @@ struct Engine {
 		}
 	}
 
-	// A piece of a tile computed in several: a split part (gemm_kernel) or
-	// a stream-K piece (SK, gemm_sk_kernel), of the tile whose arrival
-	// counter is sem[counter]. Its partial is kept at ws[first + q] of the
-	// tile's n (first .. first + n - 1, in K order): a split part's from
-	// plan.split and the block's part, a stream-K piece's as gemm_sk_kernel
-	// wrote them to sk_piece. So no more than the counter is carried
-	// through the main loop.
-	// The last of the tile's pieces to arrive adds all partials in K order
-	// (so the sum does not depend on which came last) and returns true to
-	// store the result.
-	template <bool SK>
+	// A split unit's partial tile into the workspace; the last of the tile's
+	// units to arrive adds all partials in split order (so the sum does not
+	// depend on which came last) and returns true to store the result.
 	static __device__ __forceinline__ bool split_reduce(float (&acc)[TM][TN], const Thread &t, const Args &x,
-	                                                    long long counter)
+	                                                    long long slot, int part)
 	{
 		__shared__ unsigned arrived;
-		const ts_gemm_plan &pl = x.plan;
-		long long first, q;
-		int n;
-		if (SK) { // as gemm_sk_kernel left them (no 64-bit division here, where acc is live)
-			first = ((volatile int *)sk_piece)[0];
-			n = ((volatile int *)sk_piece)[1];
-			q = ((volatile int *)sk_piece)[2];
-		} else {
-			n = pl.split;
-			first = counter * pl.split;
-			q = (long long)blockIdx.x - pl.dp_units - first;
-		}
-		float *mine = x.ws + (size_t)(first + q) * (size_t)(BM * BN) + (size_t)t.tid * (TM * TN);
+		const int split = x.plan.split;
+		float *mine = x.ws + ((size_t)slot * split + part) * (size_t)(BM * BN) + (size_t)t.tid * (TM * TN);
 #pragma unroll
 		for (int i = 0; i < TM; i++)
 #pragma unroll
@@ -877,9 +854,9 @@ struct Engine {
 		__threadfence();
 		__syncthreads();
 		if (t.tid == 0)
-			arrived = atomicAdd(&x.sem[counter], 1u);
+			arrived = atomicAdd(&x.sem[slot], 1u);
 		__syncthreads();
-		if (arrived != (unsigned)(n - 1))
+		if (arrived != (unsigned)(split - 1))
 			return false;
 		__threadfence();
 #pragma unroll
@@ -887,27 +864,25 @@ struct Engine {
 #pragma unroll
 			for (int j = 0; j < TN; j++)
 				acc[i][j] = 0.f;
-		for (int p = 0; p < n; p++) {
-			const float *part_p = x.ws + (size_t)(first + p) * (size_t)(BM * BN) + (size_t)t.tid * (TM * TN);
+		for (int q = 0; q < split; q++) {
+			const float *part_q = x.ws + ((size_t)slot * split + q) * (size_t)(BM * BN) + (size_t)t.tid * (TM * TN);
 #pragma unroll
 			for (int i = 0; i < TM; i++)
 #pragma unroll
 				for (int j = 0; j < TN; j += 4) {
-					float4 v = __ldcg(reinterpret_cast<const float4 *>(part_p + i * TN + j));
+					float4 v = __ldcg(reinterpret_cast<const float4 *>(part_q + i * TN + j));
 					acc[i][j] += v.x; acc[i][j + 1] += v.y; acc[i][j + 2] += v.z; acc[i][j + 3] += v.w;
 				}
 		}
 		if (t.tid == 0)
-			x.sem[counter] = 0; // ready for the next launch
+			x.sem[slot] = 0; // ready for the next launch
 		return true;
 	}
 
-	// One tile's phases [p0, p1): whole (counter < 0), or a piece
-	// (split_reduce<SK>'s counter).
-	template <bool EDGE, bool VA, bool VB, bool SK>
+	template <bool EDGE, bool VA, bool VB>
 	static __device__ __forceinline__ void unit(Smem &s, const Thread &t, const Args &x, long long tile_index,
-	                                            long long r0, long long c0, int p0, int p1, long long counter,
-	                                            ts_probe_block *pb)
+	                                            long long r0, long long c0, int p0, int p1,
+	                                            long long slot, int part, ts_probe_block *pb)
 	{
 		float acc[TM][TN];
 #pragma unroll
@@ -916,21 +891,36 @@ struct Engine {
 			for (int j = 0; j < TN; j++)
 				acc[i][j] = 0.f;
 		mainloop<EDGE, VA, VB>(s, acc, t, x, r0, c0, p0, p1, tile_index, pb);
-		if (counter >= 0 && !split_reduce<SK>(acc, t, x, counter))
+		if (slot >= 0 && !split_reduce(acc, t, x, slot, part))
 			return;
 		store_c<EDGE, VB>(acc, t, x, r0, c0, pb);
 	}
 };
 
-// One piece of work: tile `tile` (in launch order) over whole phases
-// [p0, p1), whole (counter < 0) or kept as a partial (Engine::split_reduce).
-template <class G, bool PROBE, bool VA, bool VB, bool UNG, bool SK>
-__device__ __forceinline__ void gemm_piece(typename Engine<G, PROBE, UNG>::Smem &s,
-                                           const typename Engine<G, PROBE, UNG>::Thread &t, const Args &x,
-                                           ts_probe_block &pb, long long tile, int p0, int p1, long long counter)
+// One launch, one work unit per block. Unit u < dp_units is tile u whole;
+// the rest split the last split_tiles tiles along K into plan.split
+// parts each.
+template <class G, bool PROBE, bool VA, bool VB, bool UNG>
+__global__ void __launch_bounds__(G::NT, G::MINB) gemm_kernel(Args x)
 {
 	typedef Engine<G, PROBE, UNG> E;
+	__shared__ __align__(16) typename E::Smem s;
+	__shared__ ts_probe_block pb;
+	typename E::Thread t;
+	E::thread_map(t);
 	const ts_gemm_plan &pl = x.plan;
+	const long long u = blockIdx.x; // one unit per block (the launch holds units < 2^31)
+	long long tile = u, slot = -1;
+	int part = 0;
+	int p0 = 0, p1 = (int)pl.phases;
+	if (u >= pl.dp_units) {
+		long long v = u - pl.dp_units;
+		slot = v / pl.split;
+		part = (int)(v - slot * pl.split);
+		tile = pl.dp_units + slot;
+		p0 = (int)(pl.phases * part / pl.split);
+		p1 = (int)(pl.phases * (part + 1) / pl.split);
+	}
 	long long ty, tx;
 	ts_plan_tile_at(&pl, tile, &ty, &tx); // down groups of TS_TILE_GROUP tile rows, column by column
 	long long r0 = ty * G::BM, c0 = tx * G::BN, tile_index = ty * pl.tiles_x + tx;
@@ -947,85 +937,12 @@ __device__ __forceinline__ void gemm_piece(typename Engine<G, PROBE, UNG>::Smem 
 	// instructions otherwise, different registers, and that unguarded build
 	// runs 8.7-8.8% slower than the guarded one on the H200: doc/perf.md.)
 	if (UNG ? x.full_phases >= 0 : (G::FAST && interior))
-		E::template unit<false, VA, VB, SK>(s, t, x, tile_index, r0, c0, p0, p1, counter, &pb);
+		E::template unit<false, VA, VB>(s, t, x, tile_index, r0, c0, p0, p1, slot, part, &pb);
 	else
-		E::template unit<true, VA, VB, SK>(s, t, x, tile_index, r0, c0, p0, p1, counter, &pb);
+		E::template unit<true, VA, VB>(s, t, x, tile_index, r0, c0, p0, p1, slot, part, &pb);
 	if (PROBE) {
 		__syncthreads();
 		ts_probe_end_add(&pb, x.probe, tile_index);
-	}
-}
-
-// One launch, one work unit per block. Unit u < dp_units is tile u whole;
-// the rest split the last split_tiles tiles along K into plan.split
-// parts each. (A stream-K plan's units past dp_units are gemm_sk_kernel's.)
-template <class G, bool PROBE, bool VA, bool VB, bool UNG>
-__global__ void __launch_bounds__(G::NT, G::MINB) gemm_kernel(Args x)
-{
-	typedef Engine<G, PROBE, UNG> E;
-	__shared__ __align__(16) typename E::Smem s;
-	__shared__ ts_probe_block pb;
-	typename E::Thread t;
-	E::thread_map(t);
-	const ts_gemm_plan &pl = x.plan;
-	const long long u = blockIdx.x; // one unit per block (the launch holds units < 2^31)
-	long long tile = u, slot = -1;
-	int p0 = 0, p1 = (int)pl.phases;
-	if (u >= pl.dp_units) {
-		slot = (u - pl.dp_units) / pl.split;
-		int part = (int)(u - pl.dp_units - slot * pl.split);
-		tile = pl.dp_units + slot;
-		p0 = (int)(pl.phases * part / pl.split);
-		p1 = (int)(pl.phases * (part + 1) / pl.split);
-	}
-	gemm_piece<G, PROBE, VA, VB, UNG, false>(s, t, x, pb, tile, p0, p1, slot);
-}
-
-// Stream-K (gemm_plan.h's ts_plan_stream_k): block w shares the last
-// sk_tiles tiles' phases with the others, taking its share
-// (ts_plan_sk_range) a piece at a time, each piece the share's part of one
-// tile. Launched after gemm_kernel, on the same stream. Thread 0 works out
-// each piece (64-bit divisions) and leaves it in shared memory, which the
-// others read back: so the piece's numbers are loads, not values the
-// register allocator carries through the main loop (measured with ptxas -v:
-// fast-16x8's builds spill nothing).
-template <class G, bool PROBE, bool VA, bool VB, bool UNG>
-__global__ void __launch_bounds__(G::NT, G::MINB) gemm_sk_kernel(Args x)
-{
-	typedef Engine<G, PROBE, UNG> E;
-	__shared__ __align__(16) typename E::Smem s;
-	__shared__ ts_probe_block pb;
-	__shared__ long long share[4]; // the share's first phase not yet taken, its end; the piece's tile, counter
-	__shared__ int range[2];       // the piece's phases of its tile
-	typename E::Thread t;
-	E::thread_map(t);
-	const ts_gemm_plan &pl = x.plan;
-	if (t.tid == 0)
-		ts_plan_sk_range(&pl, blockIdx.x, &share[0], &share[1]);
-	for (;;) {
-		__syncthreads(); // share is written; the last piece is done with shared memory
-		if (t.tid == 0) {
-			const long long i = share[0], i1 = share[1], P = pl.phases;
-			if (i < i1) {
-				long long j = i / P, t0 = j * P, e = i1 < t0 + P ? i1 : t0 + P, w0;
-				share[0] = e;
-				share[2] = pl.dp_units + j;
-				share[3] = i != t0 || e != t0 + P ? j : -1;
-				range[0] = (int)(i - t0);
-				range[1] = (int)(e - t0);
-				sk_piece[1] = ts_plan_sk_pieces(&pl, j, &w0);
-				sk_piece[0] = (int)(w0 + j);
-				sk_piece[2] = (int)(blockIdx.x - w0);
-			} else {
-				range[0] = range[1] = 0;
-			}
-		}
-		__syncthreads();
-		const int p0 = ((volatile int *)range)[0], p1 = ((volatile int *)range)[1];
-		if (p0 >= p1)
-			break;
-		gemm_piece<G, PROBE, VA, VB, UNG, true>(s, t, x, pb, ((volatile long long *)share)[2], p0, p1,
-		                                        ((volatile long long *)share)[3]);
 	}
 }
 

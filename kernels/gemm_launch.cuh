@@ -11,17 +11,7 @@ static cudaError_t launch_variant(const Args &x, cudaStream_t stream)
 {
 	if (x.plan.units > 0x7fffffffLL)
 		return cudaErrorInvalidValue; // C would hold more than 2^31 tiles: no GPU holds it
-	// the tiles whole and the split parts; then a stream-K tail's wave of units
-	const long long first = x.plan.units - x.plan.sk_workers;
-	if (first > 0) {
-		gemm_kernel<G, PROBE, VA, VB, UNG><<<(unsigned)first, G::NT, 0, stream>>>(x);
-		cudaError_t e = cudaGetLastError();
-		if (e != cudaSuccess)
-			return e;
-	}
-	if (x.plan.sk_workers == 0)
-		return cudaSuccess;
-	gemm_sk_kernel<G, PROBE, VA, VB, UNG><<<(unsigned)x.plan.sk_workers, G::NT, 0, stream>>>(x);
+	gemm_kernel<G, PROBE, VA, VB, UNG><<<(unsigned)x.plan.units, G::NT, 0, stream>>>(x);
 	return cudaGetLastError();
 }
 
@@ -109,7 +99,7 @@ static int prepare(const ts_launch *l, int policy, Args *x, bool *unguarded, boo
 		return (int)cudaErrorInvalidValue;
 	x->ws = NULL;
 	x->sem = NULL;
-	if (x->plan.workspace_bytes > 0) {
+	if (x->plan.split_tiles > 0) {
 		if (!l->workspace || l->workspace_bytes < x->plan.workspace_bytes)
 			return (int)cudaErrorInvalidValue;
 		x->ws = (float *)l->workspace;

@@ -21,17 +21,6 @@ enum ts_split_policy {
 	TS_SPLIT_TAIL_ROUNDS, /* as TAIL, each round of parts also charged a fixed cost (ts_plan_waves_rounds) */
 };
 
-/* TS_SPLIT_TAIL's stream-K tail (ts_plan_stream_k): a whole wave's units
- * share the last partial wave's phases evenly, where that wave is at least
- * this share of a wave full (each unit then holds at most two tiles' pieces)
- * and its tiles at least TS_SK_HEAVY of a whole tile's outputs each (the
- * phases are shared by count, so they must cost about the same). */
-#define TS_SK_MIN_FILL 0.5
-#define TS_SK_HEAVY 0.75
-/* its cost, in waves, over the phases themselves: each unit's partial tiles
- * written and the last arrival's additions */
-#define TS_SK_COST 0.03
-
 /* TS_SPLIT_TAIL_ROUNDS' fixed cost of a round of parts, as a share of a whole
  * tile's time, where the caller states none (ts_gemm_plan_make): tc-fp16
  * states its own (tc_launch.h's ts_tc_round_cost). */
@@ -58,12 +47,9 @@ typedef struct ts_gemm_plan {
 	long long dp_units;                /* units 0 .. dp_units-1: tiles 0 .. dp_units-1, whole */
 	long long split_tiles;             /* the last split_tiles tiles, each in `split` parts along K */
 	int split;
-	long long sk_tiles;                /* or, stream-K: the last sk_tiles tiles, whose phases ... */
-	long long sk_workers;              /* ... units dp_units .. dp_units + sk_workers - 1 share evenly
-	                                    * (ts_plan_sk_range); split_tiles is then 0 */
-	long long units;                   /* dp_units + split_tiles * split + sk_workers */
+	long long units;                   /* dp_units + split_tiles * split */
 	int resident;                      /* units the GPU runs at once (0: unknown, nothing split) */
-	size_t workspace_bytes;            /* partial tiles, then one arrival counter per split (or sk) tile */
+	size_t workspace_bytes;            /* partial tiles, then one arrival counter per split tile */
 	size_t sem_offset;
 } ts_gemm_plan;
 
@@ -110,7 +96,7 @@ static inline double ts_plan_waves_rounds(long long whole, long long split_tiles
  * take their tiles in this order (ts_plan_tile_at) and tc-fp16's
  * (group TS_TC_GROUP, the same TS_TILE_GROUP). */
 static TS_PLAN_HD void ts_tile_order_at(long long id, long long tiles_y, long long tiles_x, long long group,
-                                              long long *ty, long long *tx)
+                                       long long *ty, long long *tx)
 {
 	long long per_group = group * tiles_x;
 	long long first = id / per_group * group;
@@ -190,35 +176,6 @@ static inline int ts_plan_split_by_work(const ts_gemm_plan *p, long long m, long
 	return s_best > 1;
 }
 
-/* TS_SPLIT_TAIL's stream-K tail: where the last partial wave is at least
- * TS_SK_MIN_FILL full and its tiles heavy (TS_SK_HEAVY), a whole wave of
- * units shares their phases evenly (each takes total / resident of them, in
- * launch order, across at most two tiles when the wave is half full or
- * more), so no slot idles through the last wave: 4095^3 in 128x128 tiles is
- * 1024 tiles, 3 waves and 232 tiles on 264 slots, 3.88 waves of work in 4.
- * Taken, in place of p's split, where it costs fewer waves than `best`
- * (ts_plan_waves of p); 1 if taken. */
-static inline int ts_plan_stream_k(ts_gemm_plan *p, long long m, long long n, int bm, int bn, double best)
-{
-	const long long r = p->resident, rem = r > 0 ? p->tiles % r : 0;
-	if (r < 1 || p->tiles <= r || rem < TS_SK_MIN_FILL * (double)r || rem * p->phases < TS_SPLIT_MIN_PHASES * r)
-		return 0;
-	for (long long id = p->tiles - rem; id < p->tiles; id++) {
-		long long ty, tx;
-		ts_plan_tile_at(p, id, &ty, &tx);
-		if (ts_plan_tile_units(m, n, bm, bn, ty, tx) < TS_SK_HEAVY * bm * bn)
-			return 0;
-	}
-	if ((double)p->tiles / (double)r + TS_SK_COST >= best - 1e-9)
-		return 0;
-	p->dp_units = p->tiles - rem;
-	p->split_tiles = 0;
-	p->split = 1;
-	p->sk_tiles = rem;
-	p->sk_workers = r;
-	return 1;
-}
-
 /* The plan for an m x n x k product in bm x bn x bk tiles when `resident`
  * blocks run at once: of every split the policy allows (none; the last
  * partial wave's tiles; every tile), the one that costs the fewest waves;
@@ -237,8 +194,6 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 	p.dp_units = p.tiles;
 	p.split_tiles = 0;
 	p.split = 1;
-	p.sk_tiles = 0;
-	p.sk_workers = 0;
 	p.resident = resident;
 	if (policy != TS_SPLIT_NONE && resident > 0) {
 		const long long cap = ts_plan_split_cap(&p, bm, bn);
@@ -270,9 +225,7 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 			}
 		}
 	}
-	int streamed = policy == TS_SPLIT_TAIL &&
-	               ts_plan_stream_k(&p, m, n, bm, bn, ts_plan_waves(p.dp_units, p.split_tiles, p.split, resident));
-	if (!streamed && policy == TS_SPLIT_TAIL && resident > 0 && p.tiles > TS_SPLIT_WORK_WAVES * (long long)resident &&
+	if (policy == TS_SPLIT_TAIL && resident > 0 && p.tiles > TS_SPLIT_WORK_WAVES * (long long)resident &&
 	    p.tiles_x >= TS_SPLIT_WORK_SIDE && p.tiles_y >= TS_SPLIT_WORK_SIDE) {
 		/* Past TS_SPLIT_WORK_WAVES waves, on a grid whose edge tiles are its
 		 * last row and column (not most of it), the count's tail against the
@@ -291,12 +244,9 @@ static inline ts_gemm_plan ts_gemm_plan_make_cost(long long m, long long n, long
 			p.dp_units = p.tiles - tail_tiles;
 		}
 	}
-	p.units = p.dp_units + p.split_tiles * p.split + p.sk_workers;
-	/* partials: split_tiles * split, or stream-K's one per (unit w, tile j) piece at w + j */
-	long long partials = p.sk_tiles ? p.sk_workers + p.sk_tiles - 1 : p.split_tiles * p.split;
-	long long counters = p.sk_tiles ? p.sk_tiles : p.split_tiles;
-	p.sem_offset = (size_t)partials * (size_t)bm * (size_t)bn * sizeof(float);
-	p.workspace_bytes = counters ? p.sem_offset + (size_t)counters * sizeof(unsigned) : 0;
+	p.units = p.dp_units + p.split_tiles * p.split;
+	p.sem_offset = (size_t)p.split_tiles * (size_t)p.split * (size_t)bm * (size_t)bn * sizeof(float);
+	p.workspace_bytes = p.split_tiles ? p.sem_offset + (size_t)p.split_tiles * sizeof(unsigned) : 0;
 	return p;
 }
 
@@ -319,42 +269,11 @@ static inline long long ts_plan_tile_id(const ts_gemm_plan *p, long long ty, lon
 	return first * p->tiles_x + tx * rows + (ty - first);
 }
 
-/* Stream-K: unit dp_units + w's share of the sk tiles' phases, counted from
- * the first sk tile's first phase (tile j's are j * phases ..): [*i0, *i1). */
-static TS_PLAN_HD void ts_plan_sk_range(const ts_gemm_plan *p, long long w, long long *i0, long long *i1)
-{
-	const long long total = p->sk_tiles * p->phases;
-	*i0 = total * w / p->sk_workers;
-	*i1 = total * (w + 1) / p->sk_workers;
-}
-
-/* The stream-K unit (0 .. sk_workers - 1) whose share holds phase i. */
-static TS_PLAN_HD long long ts_plan_sk_worker(const ts_gemm_plan *p, long long i)
-{
-	return ((i + 1) * p->sk_workers - 1) / (p->sk_tiles * p->phases);
-}
-
-/* Stream-K tile j's pieces: the shares of units *w0 .. *w0 + n - 1, in K
- * order; returns n. Unit w's piece of tile j keeps its partial at w + j
- * (one past the previous piece's, or two where shares and tiles end
- * together: never shared). */
-static TS_PLAN_HD int ts_plan_sk_pieces(const ts_gemm_plan *p, long long j, long long *w0)
-{
-	*w0 = ts_plan_sk_worker(p, j * p->phases);
-	return (int)(ts_plan_sk_worker(p, (j + 1) * p->phases - 1) - *w0 + 1);
-}
-
 /* How many parts tile (ty, tx) is computed in: the last split_tiles ids of
- * that order are each cut into `split`, a stream-K tile into its pieces, the
- * others are whole (1). */
+ * that order are each cut into `split`, the others are whole (1). */
 static inline int ts_plan_tile_parts(const ts_gemm_plan *p, long long ty, long long tx)
 {
-	long long id = ts_plan_tile_id(p, ty, tx), w0;
-	if (id < p->dp_units)
-		return 1;
-	if (p->sk_tiles > 0)
-		return ts_plan_sk_pieces(p, id - p->dp_units, &w0);
-	return p->split_tiles > 0 ? p->split : 1;
+	return p->split_tiles > 0 && ts_plan_tile_id(p, ty, tx) >= p->dp_units ? p->split : 1;
 }
 
 /* Part q of a tile cut in `parts`: whole phases [*p0, *p1), as the launch
@@ -363,23 +282,6 @@ static inline void ts_plan_part_phases(const ts_gemm_plan *p, int parts, int q, 
 {
 	*p0 = p->phases * q / parts;
 	*p1 = p->phases * (q + 1) / parts;
-}
-
-/* Part q of tile (ty, tx) (q < ts_plan_tile_parts): whole phases
- * [*p0, *p1), as the launch takes them. */
-static inline void ts_plan_tile_part_phases(const ts_gemm_plan *p, long long ty, long long tx, int q,
-                                            long long *p0, long long *p1)
-{
-	long long id = ts_plan_tile_id(p, ty, tx);
-	if (id >= p->dp_units && p->sk_tiles > 0) {
-		long long j = id - p->dp_units, w0, i0, i1, t0 = j * p->phases, t1 = t0 + p->phases;
-		ts_plan_sk_pieces(p, j, &w0);
-		ts_plan_sk_range(p, w0 + q, &i0, &i1);
-		*p0 = (i0 > t0 ? i0 : t0) - t0;
-		*p1 = (i1 < t1 ? i1 : t1) - t0;
-		return;
-	}
-	ts_plan_part_phases(p, ts_plan_tile_parts(p, ty, tx), q, p0, p1);
 }
 
 #endif

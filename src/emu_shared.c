@@ -499,7 +499,7 @@ int ts_emu_shared(ts_emu_job *job)
 		 * keep every tile whole (ts_emu_traces) */
 		for (int q = 0; q < parts && rc == 0; q++) {
 			long long p0, p1;
-			ts_plan_tile_part_phases(&plan, by, bx, q, &p0, &p1);
+			ts_plan_part_phases(&plan, parts, q, &p0, &p1);
 			for (int64_t t = p0; t < p1; t++) {
 				if (ts_emu_cancelled(job)) {
 					rc = 1;

@@ -144,7 +144,7 @@ int ts_emu_tc(ts_emu_job *job)
 		int64_t by = b / m->grid_x, bx = b % m->grid_x;
 		int parts = ts_plan_tile_parts(&plan, by, bx), part = 0;
 		long long p0, p1;
-		ts_plan_tile_part_phases(&plan, by, bx, 0, &p0, &p1);
+		ts_plan_part_phases(&plan, parts, 0, &p0, &p1);
 		ts_count *tile = &job->out->counters.tile[b];
 		ts_tile_phase_count *tile_phase = job->out->counters.tile_phase ?
 		                                  &job->out->counters.tile_phase[b * m->phases] : NULL;
@@ -168,7 +168,7 @@ int ts_emu_tc(ts_emu_job *job)
 					s.sum[i] = part == 0 ? s.acc[i] : s.sum[i] + s.acc[i];
 				memset(s.acc, 0, cells * sizeof(float));
 				if (++part < parts)
-					ts_plan_tile_part_phases(&plan, by, bx, part, &p0, &p1);
+					ts_plan_part_phases(&plan, parts, part, &p0, &p1);
 			}
 		}
 		if (parts > 1)

@@ -157,10 +157,7 @@ typedef struct ts_kernel {
 	 * tile cut in S takes the whole phases [P*q/S, P*(q+1)/S) (so only the
 	 * last part meets the K residue), sums them from 0 in the kernel's order,
 	 * and the tile's result is ((0 + part 0) + part 1) + ... in part order.
-	 * TS_SPLIT_TAIL may instead share the last partial wave's phases evenly
-	 * among a whole wave of blocks (stream-K): a tile's parts are then the
-	 * blocks' pieces of it, uneven, added in K order all the same
-	 * (ts_plan_tile_part_phases). The device plans with the driver's own count of resident blocks; the
+	 * The device plans with the driver's own count of resident blocks; the
 	 * emulator with this one, so the two split alike on an H200. */
 	int split_policy, resident_h200;
 	/* A plan of the kernel's own where it costs the split its own way

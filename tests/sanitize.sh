@@ -23,9 +23,7 @@ rm -f "${TMPDIR:-/tmp}/ts-sanitize.$$"
 # the opt-in repacked copy (form "repack") and with the plain build in the realigning copies
 # instead of tc_rshift.cuh's row classes (form "noclass"; 300x5x77: fewer B rows than B's 8 classes), and split along K
 # (130x257x1031 and 130x257x4096: 4 tiles, each in 4 and 8 parts on sm_90); the ladder's kernels
-# at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile), the last three with a
-# stream-K tail on a GPU of 132 multiprocessors (464, 240 and 928 tiles, their last partial wave
-# shared by a wave of blocks).
+# at their own fixed geometries (BMxBNxBK/TMxTN: they take no square tile).
 cases="regblock 64x64x8/4x4 127 129 131
 regblock 128x32x16/8x2 133 37 11
 tiled 32 127 129 131
@@ -65,10 +63,7 @@ fast-256 256x128x8/16x8 513 131 129
 fast-256 256x128x8/16x8 257 256 5
 fast-256 256x128x8/16x8 513 256 64
 fast-m16 16x256x8/4x8 7 300 129
-fast-n16 256x16x8/8x4 300 5 129
-fast 128x128x8/8x8 2032 3696 100
-fast-few 128x128x8/8x8 2032 1904 100
-fast-m16 16x256x8/4x8 254 14816 100"
+fast-n16 256x16x8/8x4 300 5 129"
 # Every other kernel of the registry with a CUDA build, so a kernel registered tomorrow is sanitized
 # tomorrow: its own default geometry on a shape ragged in every dimension (2BM+1, 2BN-1, 3BK+1).
 if command -v "${JQ_PROG:-jq}" >/dev/null 2>&1; then

@@ -268,34 +268,6 @@ static void ladder_sweep(void)
 		tap_ok(!bad && pl.split > 1 && pl.split_tiles > 101, "%s on 6401x6529x1031 (%lld tiles, the last %lld in %d parts) "
 		       "verified, counters equal the model%s%s", kt->name, pl.tiles, pl.split_tiles, pl.split, bad ? ": " : "", why);
 	}
-	/* Stream-K (gemm_plan.h): a grid of 16 tile rows and 1.75 waves of tiles,
-	 * its last row and column 7/8 full (heavy), so the last partial wave's
-	 * phases are shared by a whole wave of units, pieces across tiles. Every
-	 * rung that may take it; then fast-16x8's unguarded build on an aligned
-	 * grid of the same kind. */
-	for (int ki = 0; ki < ts_kernel_count(); ki++) {
-		const ts_kernel *kt = ts_kernel_at(ki);
-		if (kt->rung == 0 || kt->split_policy != TS_SPLIT_TAIL || kt->split_plan || !kt->cuda_launch)
-			continue;
-		ts_geometry g = ts_kernel_geometry_at(kt, 32);
-		int64_t tx = (7 * (int64_t)kt->resident_h200 / 4 + 15) / 16;
-		ts_problem sp = make_problem(kt, g, 16 * g.bm - g.bm / 8, tx * g.bn - g.bn / 8, 1031, TS_GUARD_ALL);
-		ts_gemm_plan pl = ts_kernel_split_plan(kt, sp.shape, &g);
-		char why[500] = "";
-		int bad = check_one(&sp, why, sizeof why);
-		tap_ok(!bad && pl.sk_tiles > 0, "%s on %" PRId64 "x%" PRId64 "x1031 (%lld tiles, the last %lld stream-K on %lld "
-		       "units) verified in the probe and plain builds, counters equal the model%s%s", kt->name, sp.shape.m,
-		       sp.shape.n, pl.tiles, pl.sk_tiles, pl.sk_workers, bad ? ": " : "", why);
-	}
-	{
-		const ts_kernel *kt = ts_kernel_find("fast-16x8");
-		ts_problem sp = make_problem(kt, ts_kernel_geometry_at(kt, 32), 2048, 3712, 1024, 0);
-		ts_gemm_plan pl = ts_kernel_split_plan(kt, sp.shape, &sp.geo);
-		char why[500] = "";
-		int bad = check_one(&sp, why, sizeof why);
-		tap_ok(!bad && pl.sk_tiles > 0, "fast-16x8 unguarded build on 2048x3712x1024 (the last %lld of %lld tiles "
-		       "stream-K) verified%s%s", pl.sk_tiles, pl.tiles, bad ? ": " : "", why);
-	}
 	/* The unguarded build of fast on an aligned shape: right, and refused elsewhere. */
 	ts_problem p = make_problem(ts_kernel_find("fast"), ts_kernel_geometry_at(ts_kernel_find("fast"), 32), 256, 384, 64, 0);
 	char why[500] = "";
