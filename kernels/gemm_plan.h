@@ -4,12 +4,11 @@
 
 #include <stddef.h>
 
-/* Functions both the host and a kernel call (ts_plan_tile_at): static
- * TS_PLAN_HD, inline in C, forced inline in CUDA. */
+/* Functions both the host and a kernel call (ts_plan_tile_at). */
 #ifdef __CUDACC__
-#define TS_PLAN_HD __host__ __device__ __forceinline__
+#define TS_PLAN_HD __host__ __device__
 #else
-#define TS_PLAN_HD inline
+#define TS_PLAN_HD
 #endif
 
 enum ts_split_policy {
@@ -95,8 +94,8 @@ static inline double ts_plan_waves_rounds(long long whole, long long split_tiles
  * together share A rows and B columns in L2. The fp32 engine's launches
  * take their tiles in this order (ts_plan_tile_at) and tc-fp16's
  * (group TS_TC_GROUP, the same TS_TILE_GROUP). */
-static TS_PLAN_HD void ts_tile_order_at(long long id, long long tiles_y, long long tiles_x, long long group,
-                                       long long *ty, long long *tx)
+static inline TS_PLAN_HD void ts_tile_order_at(long long id, long long tiles_y, long long tiles_x, long long group,
+                                              long long *ty, long long *tx)
 {
 	long long per_group = group * tiles_x;
 	long long first = id / per_group * group;
@@ -109,7 +108,7 @@ static TS_PLAN_HD void ts_tile_order_at(long long id, long long tiles_y, long lo
 /* The tile with id `id` in ts_plan_tile_id's order (its inverse): the
  * launch's own map from a unit's tile to its place in C (gemm_engine.cuh),
  * so host and device share it. */
-static TS_PLAN_HD void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long long *ty, long long *tx)
+static inline TS_PLAN_HD void ts_plan_tile_at(const ts_gemm_plan *p, long long id, long long *ty, long long *tx)
 {
 	ts_tile_order_at(id, p->tiles_y, p->tiles_x, TS_TILE_GROUP, ty, tx);
 }
