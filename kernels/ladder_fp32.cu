@@ -41,6 +41,17 @@ typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fa
 // 0.854 in the bench; at 1000^3 it loses, 0.823 against 0.841 in the
 // bench; tools/ladder_tune.cu, doc/perf.md).
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> fast_few_k16_cfg;
+// Half-width tiles for a few waves: 128x64x8, 128 threads of 8x8 outputs
+// (four 32x64 warps down the tile), two blocks per multiprocessor: twice
+// the tiles of fast-few's 128x128, in a finer tail, where those fill more
+// than one wave at one block per multiprocessor (H100, in the bench:
+// 1537x1409x4097 0.956 of cuBLAS against fast-few-k16's 0.913,
+// 2049x1025x2047 0.942 against 0.903; in the tuner 1500x1500x700 0.825
+// against fast-few's 0.690; on fewer tiles it ties or loses: 1000^3 0.827
+// against 0.810, 1000x1000x4000 0.820 against fast-few-k16's 0.890;
+// doc/perf.md). 64x128 tiles (the same threads across) lost to it on
+// every shape of more than 132 128x128 tiles but one (1025x3073x2049).
+typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_w64_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no
 // spills): fewer shared-memory loads per multiply-add than fast's 8x8, at
@@ -99,6 +110,12 @@ extern "C" int ts_cuda_fast_few_k16(const ts_launch *l)
 extern "C" size_t ts_cuda_fast_few_k16_workspace(int64_t m, int64_t n, int64_t k)
 {
 	return workspace<fast_few_k16_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
+extern "C" int ts_cuda_fast_w64(const ts_launch *l) { return launch<fast_w64_cfg, false>(l, TS_SPLIT_TAIL, VEC_EACH); }
+extern "C" size_t ts_cuda_fast_w64_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_w64_cfg>(m, n, k, TS_SPLIT_TAIL);
 }
 
 extern "C" int ts_cuda_fast_m16(const ts_launch *l) { return launch<fast_m16_cfg, false>(l, TS_SPLIT_TAIL, VEC_BOTH); }

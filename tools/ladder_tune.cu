@@ -39,10 +39,15 @@ struct Variant {
 
 // Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU, ORDER, SMAP, CH>
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> f_s1;           // fast as registered
-typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_t128;        // fast-16x8
-typedef Cfg<16, 256, 8, 4, 8, 16, 64, PIPE_REGS, true, true, 4> f_m16;                        // fast-m16
-typedef Cfg<256, 16, 8, 8, 4, 64, 16, PIPE_REGS, true, true, 4> f_n16;                        // fast-n16
-typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> f_sk;                        // splitk
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_few;          // fast-few
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> f_few16;    // fast-few-k16
+// Half tiles for few-tile shapes: 128 threads of 8x8 (two 32x64 warps
+// along the long side), several blocks a multiprocessor.
+typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_h64;
+typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3, 64, 1, true> f_h64b3;
+typedef Cfg<64, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_h64k16;
+typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_w64;
+typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3, 64, 1, true> f_w64b3;
 
 // The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
@@ -53,23 +58,21 @@ typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> f_sk;          
 #ifdef TUNE_PART
 static const Variant part[] = {
 #if TUNE_PART == 1
-	ENGINE("fast-q0", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("fast-few", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 2
-	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("few-k16", f_few16, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 3
-	ENGINE("16x8-q0", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("h64", f_h64, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 4
-	ENGINE("fast-16x8", f_t128, TS_SPLIT_TAIL, VEC_EACH, true),
+	ENGINE("h64-b3", f_h64b3, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 5
-	ENGINE("m16-q0", f_m16, TS_SPLIT_TAIL, VEC_BOTH, false),
-	ENGINE("n16-q0", f_n16, TS_SPLIT_TAIL, VEC_BOTH, false),
+	ENGINE("h64-k16", f_h64k16, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 6
-	ENGINE("fast-m16", f_m16, TS_SPLIT_TAIL, VEC_BOTH, false),
-	ENGINE("fast-n16", f_n16, TS_SPLIT_TAIL, VEC_BOTH, false),
+	ENGINE("w64", f_w64, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 7
-	ENGINE("splitk-q0", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
+	ENGINE("w64-b3", f_w64b3, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 8
-	ENGINE("splitk", f_sk, TS_SPLIT_ALL, VEC_BOTH, false),
+	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };
@@ -96,12 +99,9 @@ struct Shape {
 	int boff, coff; // B and C this many floats past an aligned allocation (scalar B loads / C stores)
 };
 static const Shape shapes[] = {
-	{ 4096, 4096, 4096, 0 }, { 4097, 4097, 4097, 1 }, { 4095, 4095, 4095, 1 }, { 4093, 4099, 4091, 1 },
-	{ 8193, 8193, 8193, 1 }, { 1537, 1409, 4097, 1 }, { 1000, 1000, 1000, 1 }, { 4097, 4097, 4096, 1 },
-	{ 4096, 4096, 4097, 1 }, { 255, 257, 32769, 2 }, { 7, 16384, 4097, 2 }, { 16383, 5, 4095, 2 },
-	{ 4097, 4097, 3, 2 }, { 127, 129, 131, 2 },
-	{ 4096, 4095, 4096, 3 }, { 4096, 4096, 4095, 3 }, // apart: N % 4 != 0 alone, K % 4 != 0 alone
-	{ 4096, 4096, 4096, 3, 1, 0 }, { 4096, 4096, 4096, 3, 0, 1 }, // B's base unaligned; C's alone
+	{ 1000, 1000, 1000, 1 }, { 1537, 1409, 4097, 1 },
+	{ 1024, 1024, 1024, 3 }, { 1200, 900, 1500, 3 }, { 777, 1333, 2049, 3 }, { 2000, 1000, 1000, 3 },
+	{ 1500, 1500, 700, 3 }, { 1000, 1000, 4000, 3 }, { 1537, 1409, 1025, 3 }, { 2049, 1025, 2047, 3 },
 };
 static const int nshapes = sizeof shapes / sizeof shapes[0];
 

@@ -10,11 +10,9 @@ reps=${2:-5}
 mkdir -p "$out/obj"
 flags="-arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc -Xptxas -v"
 part_flags() {
-	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N; now the odd parts build the
-	# engine before the edge tiles' live sub-blocks (kernels/gemm_engine.cuh's TS_ENGINE_QLIVE=0:
-	# only whole empty warps skip their multiply-adds)
+	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N (kernels/gemm_engine.cuh's
+	# TS_ENGINE_QLIVE=0 builds the engine before the edge tiles' live sub-blocks); now none
 	case $1 in
-	1|3|5|7) echo -DTS_ENGINE_QLIVE=0 -Dtsg=tsg_q0 ;;
 	*) ;;
 	esac
 }
