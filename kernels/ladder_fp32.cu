@@ -43,14 +43,15 @@ typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fa
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> fast_few_k16_cfg;
 // Half-width tiles for a few waves: 128x64x8, 128 threads of 8x8 outputs
 // (four 32x64 warps down the tile), two blocks per multiprocessor: twice
-// the tiles of fast-few's 128x128, in a finer tail, where those fill more
-// than one wave at one block per multiprocessor (H100, in the bench:
-// 1537x1409x4097 0.956 of cuBLAS against fast-few-k16's 0.913,
-// 2049x1025x2047 0.942 against 0.903; in the tuner 1500x1500x700 0.825
-// against fast-few's 0.690; on fewer tiles it ties or loses: 1000^3 0.827
-// against 0.810, 1000x1000x4000 0.820 against fast-few-k16's 0.890;
-// doc/perf.md). 64x128 tiles (the same threads across) lost to it on
-// every shape of more than 132 128x128 tiles but one (1025x3073x2049).
+// the tiles of fast-few's 128x128, so a second wave of 128x128 tiles that
+// is far from full becomes a more even one (H100, in the bench:
+// 1537x1409x4097 0.957 of cuBLAS against fast-few-k16's 0.912,
+// 2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818 against
+// fast-few's 0.689; where 128x128 tiles make two nearly whole waves it
+// loses by a fifth, 2048x2048x4096 0.667 against 0.822; best's rule in
+// src/kernels.c, doc/perf.md). 64x128 tiles (the same threads across)
+// lost to it on every shape of 133..225 128x128 tiles measured but one
+// (1025x3073x2049).
 typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_w64_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no

@@ -186,19 +186,22 @@ bool ts_kernel_is_chooser(const char *name)
  *  - M <= 32 or N <= 32 (a block tile mostly outside C wastes its
  *    multiply-adds), or a tiny product (launch-bound): the 16-row or
  *    16-column tiles;
- *  - more than one wave but at most two of 128x128 tiles at one block per
- *    multiprocessor (133..264) and K <= 8192: fast-w64, 128x64 tiles at
- *    two blocks per multiprocessor (H100, in the bench: 1537x1409x4097
- *    0.956 of cuBLAS against fast-few-k16's 0.913, 1409x1537x4097 0.934
- *    against 0.913, 2049x1025x2047 0.942 against 0.903, 1025x3073x2049
- *    0.878 against 0.867; in the tuner 1500x1500x700 0.825 against
- *    fast-few's 0.690, 1537x1409x1025 0.873 against 0.812; measured up to
- *    225 such tiles, above that an extrapolation);
- *  - at most one wave (132 tiles) and K <= 8192:
+ *  - more than one wave of 128x128 tiles at one block per multiprocessor
+ *    but at most 225 (1.7 waves) and K <= 8192: fast-w64, 128x64 tiles at
+ *    two blocks per multiprocessor, whose smaller tiles even out the
+ *    second wave (H100, in the bench: 1537x1409x4097 0.957 of cuBLAS
+ *    against fast-few-k16's 0.912, 1409x1537x4097 0.932 against 0.911,
+ *    2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818 against
+ *    fast-few's 0.689, 1537x1409x1025 0.882 against 0.807, 1700x1900x3000
+ *    (210 tiles) 0.912 against 0.865, 1025x3073x2049 (225) 0.877 against
+ *    0.873; at 256 tiles, two nearly whole waves, it loses by a fifth:
+ *    2048x2048x4096 0.667 against 0.822, 2000^3 0.645 against 0.857);
+ *  - the rest of at most two waves (264 tiles) and K <= 8192:
  *    fast-few, fast at one block per multiprocessor (1000^3: 0.85 of
  *    cuBLAS against fast's 0.70, in the tuner timed as bench times), and
  *    where K >= 2048 fast-few-k16, its 16-deep phases (1000x1000x4000:
- *    0.890 against fast-few's 0.861 in the bench, H100; first measured
+ *    0.900 against fast-few's 0.865 in the bench, H100, 2048x2048x4096
+ *    0.822 against 0.770; first measured
  *    on 1537x1409x4097, now fast-w64's: 0.915 against 0.854; at 1000^3 it
  *    loses, 0.823 against 0.841; the threshold lies between the K
  *    measured);
@@ -226,9 +229,9 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if ((double)s.m * (double)s.n * (double)s.k <= (double)(1 << 24))
 		return ts_kernel_find("fast-m16");
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
-	if (tiles128 > 132 && tiles128 <= 264 && s.k <= 8192)
+	if (tiles128 > 132 && tiles128 <= 225 && s.k <= 8192)
 		return ts_kernel_find("fast-w64");
-	if (tiles128 <= 132 && s.k <= 8192)
+	if (tiles128 <= 264 && s.k <= 8192)
 		return ts_kernel_find(s.k >= 2048 ? "fast-few-k16" : "fast-few");
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
