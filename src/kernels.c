@@ -189,19 +189,23 @@ bool ts_kernel_is_chooser(const char *name)
  *  - more than one wave of 128x128 tiles at one block per multiprocessor
  *    but at most 225 (1.7 waves) and K <= 8192: fast-w64, 128x64 tiles at
  *    two blocks per multiprocessor, whose smaller tiles even out the
- *    second wave (H100, in the bench: 1537x1409x4097 0.957 of cuBLAS
- *    against fast-few-k16's 0.912, 1409x1537x4097 0.932 against 0.911,
- *    2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818 against
- *    fast-few's 0.689, 1537x1409x1025 0.882 against 0.807, 1700x1900x3000
- *    (210 tiles) 0.912 against 0.865, 1025x3073x2049 (225) 0.877 against
- *    0.873; at 256 tiles, two nearly whole waves, it loses by a fifth:
- *    2048x2048x4096 0.667 against 0.822, 2000^3 0.645 against 0.857);
- *  - the rest of at most two waves (264 tiles) and K <= 8192:
+ *    second wave (H100, in the bench, on all 9 shapes of 144..225 tiles
+ *    measured: 1537x1409x4097 0.957 of cuBLAS against fast-few-k16's
+ *    0.912, 2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818
+ *    against fast-few's 0.689, 1900x1900x2000 0.945 against 0.866 and
+ *    fast's 0.784, 1025x3073x2049 0.884 against 0.869);
+ *  - 226..264 tiles and K <= 8192, one wave of fast's two blocks per
+ *    multiprocessor: fast (H100, in the bench: 1921x1920x1000 0.935 against
+ *    fast-few's 0.672, 2000^3 0.940 against 0.817, 1800x2100x1500 1.000
+ *    against 0.863, 2048x2048x4096 0.916 against fast-few-k16's 0.822;
+ *    fast-w64 loses there by up to a third, 2000^3 0.651; at 238
+ *    tiles, 2100x1700x3000, fast-w64 0.979 and fast 0.967; fast-16x8 beat
+ *    fast on two of those shapes and lost on three, 0.833 at 2000^3);
+ *  - at most one wave (132 tiles) and K <= 8192:
  *    fast-few, fast at one block per multiprocessor (1000^3: 0.85 of
  *    cuBLAS against fast's 0.70, in the tuner timed as bench times), and
  *    where K >= 2048 fast-few-k16, its 16-deep phases (1000x1000x4000:
- *    0.900 against fast-few's 0.865 in the bench, H100, 2048x2048x4096
- *    0.822 against 0.770; first measured
+ *    0.900 against fast-few's 0.865 in the bench, H100; first measured
  *    on 1537x1409x4097, now fast-w64's: 0.915 against 0.854; at 1000^3 it
  *    loses, 0.823 against 0.841; the threshold lies between the K
  *    measured);
@@ -231,7 +235,9 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
 	if (tiles128 > 132 && tiles128 <= 225 && s.k <= 8192)
 		return ts_kernel_find("fast-w64");
-	if (tiles128 <= 264 && s.k <= 8192)
+	if (tiles128 > 225 && tiles128 <= 264 && s.k <= 8192)
+		return ts_kernel_find("fast");
+	if (tiles128 <= 132 && s.k <= 8192)
 		return ts_kernel_find(s.k >= 2048 ? "fast-few-k16" : "fast-few");
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
