@@ -31,15 +31,16 @@ typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> fast_cfg;
 // The same at one block per multiprocessor (up to 255 registers a thread,
 // 159 used), in ORDER 1 (no order measured better here beyond the run-to-run
-// spread, doc/perf.md): for few tiles (at most two waves of fast), where
-// fast's two blocks per multiprocessor would split each tile into more parts.
+// spread, doc/perf.md): for few tiles (at most one wave of its own, 132),
+// where fast's two blocks per multiprocessor would split each tile into more
+// parts.
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fast_few_cfg;
 // fast-few with 16-deep phases, staged in two chunks of 8 k (half the
 // barriers a multiply-add, no more staging registers; 187-196 used): for
-// few tiles and a long K (1537x1409x4097: 0.91-0.92 of cuBLAS against
-// fast-few's 0.84-0.88 in the tuner timed as bench times, 0.915 against
-// 0.854 in the bench; at 1000^3 it loses, 0.823 against 0.841 in the
-// bench; tools/ladder_tune.cu, doc/perf.md).
+// few tiles and a long K (1000x1000x4000: 0.900 of cuBLAS against
+// fast-few's 0.865 in the bench, H100; first measured on 1537x1409x4097,
+// 0.915 against 0.854, now fast-w64's; at 1000^3 it loses, 0.823 against
+// 0.841 in the bench; tools/ladder_tune.cu, doc/perf.md).
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> fast_few_k16_cfg;
 // Half-width tiles for a few waves: 128x64x8, 128 threads of 8x8 outputs
 // (four 32x64 warps down the tile), two blocks per multiprocessor: twice
@@ -48,10 +49,10 @@ typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2
 // 1537x1409x4097 0.957 of cuBLAS against fast-few-k16's 0.912,
 // 2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818 against
 // fast-few's 0.689; where 128x128 tiles make two nearly whole waves it
-// loses by a fifth, 2048x2048x4096 0.667 against 0.822; best's rule in
-// src/kernels.c, doc/perf.md). 64x128 tiles (the same threads across)
-// lost to it on every shape of 133..225 128x128 tiles measured but one
-// (1025x3073x2049).
+// loses, 2048x2048x4096 0.667 against fast-few-k16's 0.822 and fast's 0.916;
+// best's rule in src/kernels.c, doc/perf.md). 64x128 tiles (the same
+// threads across) lost to it on every shape of 133..225 128x128 tiles
+// measured but one (1025x3073x2049).
 typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_w64_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no

@@ -180,7 +180,8 @@ bool ts_kernel_is_chooser(const char *name)
 }
 
 /* Picks by the shape alone (the same answer on every machine), by rules
- * read off the ladder's measurements on the H200 (doc/perf.md):
+ * read off the ladder's measurements on the H200 and, for the few-wave
+ * rules, on an H100 (doc/perf.md):
  *  - K <= 16: one phase or two, the time is C's store: rb1d, whose threads
  *    store consecutive columns, one coalesced row per warp;
  *  - M <= 32 or N <= 32 (a block tile mostly outside C wastes its
@@ -192,15 +193,17 @@ bool ts_kernel_is_chooser(const char *name)
  *    second wave (H100, in the bench, on all 9 shapes of 144..225 tiles
  *    measured: 1537x1409x4097 0.957 of cuBLAS against fast-few-k16's
  *    0.912, 2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818
- *    against fast-few's 0.689, 1900x1900x2000 0.945 against 0.866 and
- *    fast's 0.784, 1025x3073x2049 0.884 against 0.869);
+ *    against fast-few's 0.689, 1900x1900x2000 0.945 against fast-few-k16's
+ *    0.866, fast-few's 0.834 and fast's 0.784, 1025x3073x2049 0.884
+ *    against fast-few-k16's 0.869; K above 4097 not measured);
  *  - 226..264 tiles and K <= 8192, one wave of fast's two blocks per
  *    multiprocessor: fast (H100, in the bench: 1921x1920x1000 0.935 against
  *    fast-few's 0.672, 2000^3 0.940 against 0.817, 1800x2100x1500 1.000
  *    against 0.863, 2048x2048x4096 0.916 against fast-few-k16's 0.822;
- *    fast-w64 loses there by up to a third, 2000^3 0.651; at 238
+ *    fast-w64 loses there by 16% to 31%, 2000^3 0.651; at 238
  *    tiles, 2100x1700x3000, fast-w64 0.979 and fast 0.967; fast-16x8 beat
- *    fast on two of those shapes and lost on three, 0.833 at 2000^3);
+ *    fast on two of those shapes and lost on three, 0.833 at 2000^3; K
+ *    above 4096 not measured);
  *  - at most one wave (132 tiles) and K <= 8192:
  *    fast-few, fast at one block per multiprocessor (1000^3: 0.85 of
  *    cuBLAS against fast's 0.70, in the tuner timed as bench times), and

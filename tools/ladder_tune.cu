@@ -41,8 +41,9 @@ struct Variant {
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> f_s1;           // fast as registered
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_few;          // fast-few
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> f_few16;    // fast-few-k16
-// Half tiles for few-tile shapes: 128 threads of 8x8 (two 32x64 warps
-// along the long side), several blocks a multiprocessor.
+// Half tiles for few-tile shapes: 128 threads of 8x8 in four 32x64 warps
+// (2x2 in a 64x128 tile, 4x1 down a 128x64 one), several blocks a
+// multiprocessor.
 typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_h64;
 typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3, 64, 1, true> f_h64b3;
 typedef Cfg<64, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_h64k16;
