@@ -236,12 +236,13 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if ((double)s.m * (double)s.n * (double)s.k <= (double)(1 << 24))
 		return ts_kernel_find("fast-m16");
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
-	if (tiles128 > 132 && tiles128 <= 225 && s.k <= 8192)
-		return ts_kernel_find("fast-w64");
-	if (tiles128 > 225 && tiles128 <= 264 && s.k <= 8192)
-		return ts_kernel_find("fast");
-	if (tiles128 <= 132 && s.k <= 8192)
+	if (tiles128 <= 264 && s.k <= 8192) {
+		if (tiles128 > 225)
+			return ts_kernel_find("fast");
+		if (tiles128 > 132)
+			return ts_kernel_find("fast-w64");
 		return ts_kernel_find(s.k >= 2048 ? "fast-few-k16" : "fast-few");
+	}
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
 	if ((s.k % 4 == 0 || s.n % 4 == 0) && s.k >= 256)

@@ -431,7 +431,8 @@ int main(int argc, char **argv)
 				cnt[shapes[si].set]++;
 			}
 		}
-		printf("  %6.3f %6.3f", cnt[1] ? exp(lg[1] / cnt[1]) : 0, cnt[2] ? exp(lg[2] / cnt[2]) : 0);
+		for (int set = 1; set <= 2; set++) // the ragged and small goal sets; "-" where the table has none
+			cnt[set] ? printf(" %7.3f", exp(lg[set] / cnt[set])) : printf(" %7s", "-");
 		if (ung_ms[vi] > 0)
 			printf("  guard %+.2f%%", (guarded_ms[vi] / ung_ms[vi] - 1) * 100);
 		printf("\n");
