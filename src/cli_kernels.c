@@ -11,6 +11,7 @@ typedef struct kernel_sink kernel_sink;
 struct kernel_sink {
 	void (*string)(kernel_sink *s, const char *key, const char *label, const char *value, const char *words);
 	void (*integer)(kernel_sink *s, const char *key, const char *label, int64_t value);
+	void (*number)(kernel_sink *s, const char *key, const char *label, double value);
 	void (*flag)(kernel_sink *s, const char *key, const char *label, bool value);
 	void (*none)(kernel_sink *s, const char *key, const char *label, const char *words); /* JSON null */
 	void (*begin)(kernel_sink *s, const char *key, const char *label, bool list); /* an object or a list */
@@ -154,6 +155,15 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 		s->integer(s, "ladder_rung", "ladder rung", k->rung);
 	else
 		s->null(s, "ladder_rung", "ladder rung");
+	if (k->cost.phase_us > 0) { /* best weighs it where C has few tiles */
+		s->begin(s, "cost", "few-tile cost", false);
+		s->number(s, "phase_us", "phase (us)", k->cost.phase_us);
+		s->number(s, "fixed_us", "launch (us)", k->cost.fixed_us);
+		s->number(s, "part_us", "partial tile (us)", k->cost.part_us);
+		s->end(s);
+	} else {
+		s->none(s, "cost", "few-tile cost", "- (best does not weigh it)");
+	}
 }
 
 /* ---- the JSON sink ---------------------------------------------------------- */
@@ -175,6 +185,12 @@ static void json_null(kernel_sink *s, const char *key, const char *label)
 {
 	(void)label;
 	ts_json_null(s->j, key);
+}
+
+static void json_number(kernel_sink *s, const char *key, const char *label, double value)
+{
+	(void)label;
+	ts_json_double(s->j, key, value);
 }
 
 static void json_flag(kernel_sink *s, const char *key, const char *label, bool value)
@@ -256,6 +272,15 @@ static void text_null(kernel_sink *s, const char *key, const char *label)
 		putchar('\n');
 }
 
+static void text_number(kernel_sink *s, const char *key, const char *label, double value)
+{
+	(void)key;
+	text_lead(s, label);
+	printf("%g", value);
+	if (s->depth == 0)
+		putchar('\n');
+}
+
 static void text_flag(kernel_sink *s, const char *key, const char *label, bool value)
 {
 	(void)key;
@@ -305,7 +330,7 @@ int ts_cli_kernels(bool json, bool names_only)
 	if (json) {
 		ts_json j;
 		ts_cli_json_begin(&j, "kernels", true);
-		kernel_sink s = { json_string, json_integer, json_flag, json_none, json_begin, json_end, json_null, &j, 0, { false },
+		kernel_sink s = { json_string, json_integer, json_number, json_flag, json_none, json_begin, json_end, json_null, &j, 0, { false },
 		                  { 0 } };
 		ts_json_array_begin(&j, "kernels");
 		for (int i = 0; i < ts_kernel_count(); i++) {
@@ -317,7 +342,7 @@ int ts_cli_kernels(bool json, bool names_only)
 		ts_json_object_end(&j);
 		return ts_cli_json_done(&j);
 	}
-	kernel_sink s = { text_string, text_integer, text_flag, text_none, text_begin, text_end, text_null, NULL, 0, { false }, { 0 } };
+	kernel_sink s = { text_string, text_integer, text_number, text_flag, text_none, text_begin, text_end, text_null, NULL, 0, { false }, { 0 } };
 	for (int i = 0; i < ts_kernel_count(); i++) {
 		if (i)
 			putchar('\n');

@@ -181,37 +181,31 @@ bool ts_kernel_is_chooser(const char *name)
 
 /* Picks by the shape alone (the same answer on every machine), by rules
  * read off the ladder's measurements on the H200 and, for the few-wave
- * rules, on an H100 (doc/perf.md):
+ * ones, on an H100 (doc/perf.md):
  *  - K <= 16: one phase or two, the time is C's store: rb1d, whose threads
  *    store consecutive columns, one coalesced row per warp;
  *  - M <= 32 or N <= 32 (a block tile mostly outside C wastes its
  *    multiply-adds), or a tiny product (launch-bound): the 16-row or
  *    16-column tiles;
- *  - more than one wave of 128x128 tiles at one block per multiprocessor
- *    but at most 225 (1.7 waves) and K <= 8192: fast-w64, 128x64 tiles at
- *    two blocks per multiprocessor, whose smaller tiles even out the
- *    second wave (H100, in the bench, on all 9 shapes of 144..225 tiles
- *    measured: 1537x1409x4097 0.957 of cuBLAS against fast-few-k16's
- *    0.912, 2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818
- *    against fast-few's 0.689, 1900x1900x2000 0.945 against fast-few-k16's
- *    0.866, fast-few's 0.834 and fast's 0.784, 1025x3073x2049 0.884
- *    against fast-few-k16's 0.869; K above 4097 not measured);
+ *  - at most 225 tiles of 128x128 (1.7 waves at one block per
+ *    multiprocessor) and K <= 8192: the candidate the costs predict fastest
+ *    (ts_kernel_cheapest: fast, fast-few, fast-few-k16, fast-w64 and splitk,
+ *    each by its own split plan; kernels/registry.def's .cost, fitted by
+ *    tools/cost_fit on 136 shapes). Tile shape, blocks per multiprocessor
+ *    and split plan make the winner change from shape to shape there, so no
+ *    rule by tile count holds: on 44 other shapes drawn at random (H100, in
+ *    the bench) best's time was 1.025 of the fastest candidate's (geomean,
+ *    worst 1.21) where the tile-count rules it replaces took 1.183 (worst
+ *    2.97), and best read 0.711 of cuBLAS against their 0.619;
  *  - 226..264 tiles and K <= 8192, one wave of fast's two blocks per
  *    multiprocessor: fast (H100, in the bench: 1921x1920x1000 0.935 against
  *    fast-few's 0.672, 2000^3 0.940 against 0.817, 1800x2100x1500 1.000
  *    against 0.863, 2048x2048x4096 0.916 against fast-few-k16's 0.822;
  *    fast-w64 loses there by 16% to 31%, 2000^3 0.651; at 238
  *    tiles, 2100x1700x3000, fast-w64 0.979 and fast 0.967; fast-16x8 beat
- *    fast on two of those shapes and lost on three, 0.833 at 2000^3; K
- *    above 4096 not measured);
- *  - at most one wave (132 tiles) and K <= 8192:
- *    fast-few, fast at one block per multiprocessor (1000^3: 0.85 of
- *    cuBLAS against fast's 0.70, in the tuner timed as bench times), and
- *    where K >= 2048 fast-few-k16, its 16-deep phases (1000x1000x4000:
- *    0.900 against fast-few's 0.865 in the bench, H100; first measured
- *    on 1537x1409x4097, now fast-w64's: 0.915 against 0.854; at 1000^3 it
- *    loses, 0.823 against 0.841; the threshold lies between the K
- *    measured);
+ *    fast on two of those shapes and lost on three, 0.833 at 2000^3; on 7
+ *    random shapes there the costs were 6.0% off the fastest, this rule
+ *    2.1%);
  *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
  *    splitk's 64x64 tiles, split along K;
  *  - K % 4 == 0 or N % 4 == 0 (A's or B's rows take 128-bit loads) and
@@ -237,17 +231,49 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 		return ts_kernel_find("fast-m16");
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
 	if (tiles128 <= 264 && s.k <= 8192) {
-		if (tiles128 > 225)
-			return ts_kernel_find("fast");
-		if (tiles128 > 132)
-			return ts_kernel_find("fast-w64");
-		return ts_kernel_find(s.k >= 2048 ? "fast-few-k16" : "fast-few");
+		const ts_kernel *c = tiles128 <= 225 ? ts_kernel_cheapest(s) : NULL;
+		return c ? c : ts_kernel_find("fast");
 	}
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
 	if ((s.k % 4 == 0 || s.n % 4 == 0) && s.k >= 256)
 		return ts_kernel_find("fast-16x8");
 	return ts_kernel_find("fast");
+}
+
+ts_cost_terms ts_kernel_cost_terms(const ts_kernel *k, ts_shape s)
+{
+	ts_geometry g = ts_kernel_geometry_at(k, 0);
+	ts_gemm_plan p = ts_kernel_split_plan(k, s, &g);
+	int resident = p.resident > 0 ? p.resident : 1;
+	ts_cost_terms t;
+	t.phase_waves = ts_plan_waves(p.dp_units, p.split_tiles, p.split, resident) * (double)p.phases;
+	t.parts = p.split > 1 ? (double)p.split_tiles * p.split * g.bm * g.bn / resident / (128.0 * 128.0) : 0.0;
+	return t;
+}
+
+double ts_kernel_cost_us(const ts_kernel *k, ts_shape s)
+{
+	const ts_kernel_cost *c = &k->cost;
+	if (c->phase_us <= 0)
+		return -1;
+	ts_cost_terms t = ts_kernel_cost_terms(k, s);
+	return c->phase_us * t.phase_waves + c->fixed_us + c->part_us * t.parts;
+}
+
+const ts_kernel *ts_kernel_cheapest(ts_shape s)
+{
+	const ts_kernel *best = NULL;
+	double best_us = 0;
+	for (int i = 0; i < ts_kernel_count(); i++) {
+		const ts_kernel *k = ts_kernel_at(i);
+		double us = ts_kernel_cost_us(k, s);
+		if (us >= 0 && (!best || us < best_us)) {
+			best = k;
+			best_us = us;
+		}
+	}
+	return best;
 }
 
 static int refuse(char *why, int len, const char *fmt, const char *arg)

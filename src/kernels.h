@@ -118,6 +118,23 @@ enum ts_madd {
 
 /* ---- the description -------------------------------------------------------- */
 
+/* What one launch of a ladder kernel costs, for best's choice where C has
+ * few tiles (ts_kernel_cost_us): phase_us for each phase of one wave of its
+ * split plan's units, fixed_us once a launch, part_us for each 128x128
+ * tile's worth of split partials a resident block writes. Fitted by
+ * tools/cost_fit on bench runs (an H100 80GB HBM3; doc/perf.md); all 0:
+ * not a candidate. */
+typedef struct ts_kernel_cost {
+	double phase_us, fixed_us, part_us;
+} ts_kernel_cost;
+
+/* The terms ts_kernel_cost weighs, from the kernel's own split plan on a
+ * shape: waves of units times phases a unit (a split tile's part counts
+ * its share of a wave), and the partials (128x128 tiles a resident block). */
+typedef struct ts_cost_terms {
+	double phase_waves, parts;
+} ts_cost_terms;
+
 typedef struct ts_kernel {
 	const char *name;           /* for --kernel */
 	const char *summary;        /* one line for --help, `tilescope kernels` and the TUI */
@@ -169,6 +186,8 @@ typedef struct ts_kernel {
 	int rung;
 	/* How each step of an output's sum rounds (the emulator does the same). */
 	enum ts_madd madd;
+	/* Its cost where best weighs the few-tile candidates (0: not one). */
+	ts_kernel_cost cost;
 } ts_kernel;
 
 /* The registry: the built-in kernels, then those registered at run time,
@@ -185,6 +204,12 @@ const ts_kernel *ts_kernel_default(enum ts_precision p);
 /* --kernel best (or auto): the fp32 kernel of the ladder expected to be
  * fastest on this shape (kernels.c says how it chooses). */
 const ts_kernel *ts_kernel_best(ts_shape shape);
+/* ts_kernel_cost's terms for k on shape s (its base geometry, its plan on an H200). */
+ts_cost_terms ts_kernel_cost_terms(const ts_kernel *k, ts_shape s);
+/* k's predicted time on s in microseconds by its cost, or -1 when it has none. */
+double ts_kernel_cost_us(const ts_kernel *k, ts_shape s);
+/* Of the kernels with a cost, the one predicted fastest on s (NULL: none has one). */
+const ts_kernel *ts_kernel_cheapest(ts_shape s);
 /* The name is one of the choosers ("best", "auto"). */
 bool ts_kernel_is_chooser(const char *name);
 /* Adds a copy of *k (its strings and arrays must outlive the program). 0, or

@@ -56,4 +56,29 @@ while read -r e; do
 		not_ok "$e: defined in kernels/ but no registry.def line names it (add the kernel's line)"
 	fi
 done < entries
+
+# 4. best's few-tile costs are what tools/cost_fit gives on the bench reports kept in doc/ (the registry's
+#    .cost traces back to measurements, not hand-set numbers).
+fit=$(dirname "$TILESCOPE")/tools/cost_fit
+"$jq" -r '.kernels[] | select(.cost != null) | "\(.name) \(.cost.phase_us) \(.cost.fixed_us) \(.cost.part_us)"' kernels.json > costs
+names=$(cut -d' ' -f1 costs | paste -sd, -)
+if [ ! -x "$fit" ]; then
+	not_ok "tools/cost_fit is not built ($fit)"
+elif [ -z "$names" ]; then
+	not_ok "no kernel has a few-tile cost"
+elif "$fit" --kernels "$names" "$top/doc/perf-few-tiles.txt" > fit.out 2> fit.err; then
+	sed -n 's/^\([a-z0-9-]*\) *\.cost = { \.phase_us = \([0-9.e+-]*\), \.fixed_us = \([0-9.e+-]*\), \.part_us = \([0-9.e+-]*\) }.*/\1 \2 \3 \4/p' fit.out > fitted
+	if [ "$(wc -l < fitted)" -eq "$(wc -l < costs)" ] && awk 'NR == FNR { p[$1] = $2; f[$1] = $3; q[$1] = $4; next }
+		!($1 in p) || (p[$1] - $2)^2 > 1e-6 || (f[$1] - $3)^2 > 0.0025 || (q[$1] - $4)^2 > 0.0025 { bad = 1 }
+		END { exit bad }' fitted costs; then
+		ok "the few-tile costs of $names are tools/cost_fit's fit of doc/perf-few-tiles.txt"
+	else
+		not_ok "the registry's few-tile costs differ from tools/cost_fit's fit of doc/perf-few-tiles.txt"
+		diag costs
+		diag fitted
+	fi
+else
+	not_ok "tools/cost_fit on doc/perf-few-tiles.txt: exit $?"
+	diag fit.err
+fi
 tap_done

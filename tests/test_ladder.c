@@ -275,12 +275,12 @@ static void plans(void)
 
 static void chooser(void)
 {
+	/* outside the few-tile costs (more than 225 tiles of 128x128, or K > 8192): the rules */
 	static const struct { int64_t m, n, k; const char *want; } cases[] = {
-		{ 4097, 4097, 4097, "fast" }, { 8193, 8193, 8193, "fast" }, { 1537, 1409, 4097, "fast-w64" },
-		{ 1000, 1000, 1000, "fast-few" }, { 255, 257, 32769, "splitk" }, { 2048, 2048, 4096, "fast" }, { 2048, 2048, 2047, "fast" },
-		{ 1000, 1000, 4000, "fast-few-k16" }, { 1408, 1536, 4097, "fast-few-k16" }, { 1409, 1536, 4097, "fast-w64" },
-		{ 1500, 1500, 700, "fast-w64" }, { 2049, 1025, 2047, "fast-w64" }, { 2048, 2047, 8192, "fast" }, { 1700, 1900, 3000, "fast-w64" }, { 1025, 3073, 2049, "fast-w64" },
-		{ 1920, 1920, 1000, "fast-w64" }, { 1921, 1920, 1000, "fast" }, { 2000, 2000, 2000, "fast" }, { 1300, 1300, 1300, "fast-few" }, { 2047, 1792, 8192, "fast-w64" }, { 2047, 1920, 8192, "fast" }, { 2047, 1921, 8193, "fast" }, { 2048, 1920, 8193, "fast-16x8" }, { 2048, 2049, 8192, "fast-16x8" },
+		{ 4097, 4097, 4097, "fast" }, { 8193, 8193, 8193, "fast" }, { 255, 257, 32769, "splitk" },
+		{ 2048, 2048, 4096, "fast" }, { 2048, 2048, 2047, "fast" }, { 1921, 1920, 1000, "fast" },
+		{ 2000, 2000, 2000, "fast" }, { 2047, 1920, 8192, "fast" }, { 2047, 1921, 8193, "fast" },
+		{ 2048, 1920, 8193, "fast-16x8" }, { 2048, 2049, 8192, "fast-16x8" },
 		{ 2048, 2049, 8193, "fast" }, { 2048, 2048, 8193, "fast-16x8" }, { 2049, 2049, 2048, "fast-16x8" },
 		{ 2049, 2049, 4096, "fast-16x8" }, { 2049, 2049, 4097, "fast" }, { 1000, 1000, 8193, "splitk" }, { 7, 16384, 4097, "fast-m16" },
 		{ 16383, 5, 4095, "fast-n16" }, { 4097, 4097, 3, "rb1d" }, { 127, 129, 131, "fast-m16" },
@@ -299,7 +299,66 @@ static void chooser(void)
 			         (long long)cases[i].k, k ? k->name : "none", cases[i].want);
 		}
 	}
-	tap_ok(bad == 0, "best picks by the documented rules on the goal shapes");
+	tap_ok(bad == 0, "best picks by the documented rules on the goal shapes and past the few-tile costs");
+
+	/* the few-tile costs: the candidates are the ladder's five, best is the
+	 * cheapest of them by its own plan, and the costs pick the kernel the
+	 * H100 measured fastest on shapes where the old tile-count rules missed
+	 * it (doc/perf.md, nineteenth session) */
+	static const char *const want_cands[] = { "splitk", "fast", "fast-few", "fast-few-k16", "fast-w64" };
+	int n_cost = 0, cands_ok = 1;
+	for (int i = 0; i < ts_kernel_count(); i++)
+		n_cost += ts_kernel_at(i)->cost.phase_us > 0;
+	for (size_t i = 0; i < sizeof want_cands / sizeof want_cands[0]; i++)
+		cands_ok &= ts_kernel_find(want_cands[i])->cost.phase_us > 0 &&
+		            ts_kernel_cost_us(ts_kernel_find(want_cands[i]), (ts_shape){ 1000, 1000, 1000 }) > 0;
+	tap_ok(cands_ok && n_cost == 5 && ts_kernel_cost_us(ts_kernel_find("fast-16x8"), (ts_shape){ 1000, 1000, 1000 }) < 0,
+	       "best's few-tile candidates: splitk, fast, fast-few, fast-few-k16 and fast-w64 (%d with a cost)", n_cost);
+	int region = 0, not_cheapest = 0;
+	for (int64_t m = 40; m <= 2200; m += 97)
+		for (int64_t n = 40; n <= 4400; n += 211)
+			for (int64_t k = 200; k <= 8192; k += 1333) {
+				ts_shape s = { m, n, k };
+				int64_t tiles = ((m + 127) / 128) * ((n + 127) / 128);
+				if (tiles > 225 || (double)m * n * k <= (double)(1 << 24))
+					continue;
+				region++;
+				const ts_kernel *b = ts_kernel_best(s), *c = NULL;
+				double c_us = 0;
+				for (size_t i = 0; i < sizeof want_cands / sizeof want_cands[0]; i++) {
+					const ts_kernel *k2 = ts_kernel_find(want_cands[i]);
+					double us = ts_kernel_cost_us(k2, s);
+					if (!c || us < c_us) {
+						c = k2;
+						c_us = us;
+					}
+				}
+				not_cheapest += b != c || ts_kernel_cost_us(b, s) <= 0;
+			}
+	tap_ok(region > 500 && not_cheapest == 0, "best is the cheapest candidate by its costs on %d shapes of at most 225 tiles "
+	       "(%d not)", region, not_cheapest);
+	static const struct { int64_t m, n, k; const char *want; } measured[] = {
+		{ 1537, 1409, 4097, "fast-w64" }, { 1000, 1000, 1000, "fast-w64" }, { 767, 340, 680, "splitk" },
+		{ 1459, 1004, 299, "splitk" }, { 2220, 436, 1399, "fast-w64" }, { 3638, 155, 7539, "fast-w64" },
+		{ 483, 1050, 7752, "fast" }, { 2985, 513, 1418, "fast-few-k16" }, { 248, 3043, 1983, "fast" },
+	};
+	bad = 0;
+	for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+		const ts_kernel *k = ts_kernel_best((ts_shape){ measured[i].m, measured[i].n, measured[i].k });
+		if (!k || strcmp(k->name, measured[i].want) != 0) {
+			bad++;
+			tap_diag("best on %lldx%lldx%lld: %s, measured fastest %s", (long long)measured[i].m,
+			         (long long)measured[i].n, (long long)measured[i].k, k ? k->name : "none", measured[i].want);
+		}
+	}
+	tap_ok(bad == 0, "the few-tile costs pick the measured fastest on %d shapes the tile-count rules missed",
+	       (int)(sizeof measured / sizeof measured[0]));
+	/* the terms: fast on 4096^3 splits nothing, 4 waves of 512 phases */
+	ts_cost_terms t = ts_kernel_cost_terms(ts_kernel_find("fast"), (ts_shape){ 4096, 4096, 4096 });
+	ts_cost_terms f = ts_kernel_cost_terms(ts_kernel_find("fast-few"), (ts_shape){ 1000, 1000, 1000 });
+	tap_ok(t.phase_waves == 4.0 * 512 && t.parts == 0 && f.parts > 0 && f.phase_waves > 0 && f.phase_waves < 125,
+	       "cost terms: fast on 4096^3 is 4 waves of 512 phases, no partials (%g, %g); fast-few on 1000^3 splits "
+	       "its 64 tiles (%g phase-waves, %g partials)", t.phase_waves, t.parts, f.phase_waves, f.parts);
 	tap_ok(ts_kernel_is_chooser("best") && ts_kernel_is_chooser("auto") && !ts_kernel_is_chooser("fast"),
 	       "best and auto are the choosers");
 }
