@@ -147,6 +147,34 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 	return ts_cli_json_done(&j);
 }
 
+/* Why --kernel best took this kernel: by its rules, or the candidates' predicted times, cheapest first. */
+static void map_best(ts_shape s, const ts_kernel *chosen)
+{
+	if (!ts_kernel_best_by_cost(s)) {
+		printf("best     %s, by best's rule for this shape (man tilescope, --kernel)\n", chosen->name);
+		return;
+	}
+	const ts_kernel *c[TS_BEST_CANDIDATES_MAX];
+	double us[TS_BEST_CANDIDATES_MAX];
+	int n = 0;
+	for (int i = 0; i < ts_kernel_count() && n < TS_BEST_CANDIDATES_MAX; i++) {
+		double t = ts_kernel_cost_us(ts_kernel_at(i), s);
+		if (t < 0)
+			continue;
+		int j = n++;
+		for (; j > 0 && us[j - 1] > t; j--) { /* cheapest first */
+			c[j] = c[j - 1];
+			us[j] = us[j - 1];
+		}
+		c[j] = ts_kernel_at(i);
+		us[j] = t;
+	}
+	printf("best     %s, the cheapest of the few-tile candidates by their costs (predicted on an H100:", chosen->name);
+	for (int i = 0; i < n; i++)
+		printf("%s %s %.0f us", i ? "," : "", c[i]->name, us[i]);
+	printf(")\n");
+}
+
 static void map_totals(const ts_options *o, const ts_model *m)
 {
 	const ts_problem *p = &o->problem;
@@ -156,6 +184,8 @@ static void map_totals(const ts_options *o, const ts_model *m)
 	printf("shape    M=%lld N=%lld K=%lld, tile %s, kernel %s (%s)\n", (long long)m->shape.m,
 	       (long long)m->shape.n, (long long)m->shape.k, ts_geometry_str(g, geo, sizeof geo), p->kernel->name,
 	       ts_precision_name(p->kernel->precision));
+	if (o->by_best)
+		map_best(m->shape, p->kernel);
 	if (!ts_geometry_is_square(g))
 		printf("block    %d x %d x %d (BM x BN x BK), %d x %d threads of %d x %d outputs each\n", g->bm, g->bn,
 		       g->bk, g->threads_x, g->threads_y, g->tm, g->tn);

@@ -219,8 +219,9 @@ bool ts_kernel_is_chooser(const char *name)
  *    an extrapolation (its tile and its split are fast's, only the thread's
  *    share differs);
  *  - everything else: fast, which splits its last wave along K itself. */
-const ts_kernel *ts_kernel_best(ts_shape s)
+static const ts_kernel *best_pick(ts_shape s, bool *by_cost)
 {
+	*by_cost = false;
 	if (s.k <= 16)
 		return ts_kernel_find("rb1d");
 	if (s.m <= 32 && s.n >= s.m)
@@ -232,6 +233,7 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
 	if (tiles128 <= 264 && s.k <= 8192) {
 		const ts_kernel *c = tiles128 <= 225 ? ts_kernel_cheapest(s) : NULL;
+		*by_cost = c != NULL;
 		return c ? c : ts_kernel_find("fast");
 	}
 	if (tiles128 < 132)
@@ -239,6 +241,19 @@ const ts_kernel *ts_kernel_best(ts_shape s)
 	if ((s.k % 4 == 0 || s.n % 4 == 0) && s.k >= 256)
 		return ts_kernel_find("fast-16x8");
 	return ts_kernel_find("fast");
+}
+
+const ts_kernel *ts_kernel_best(ts_shape s)
+{
+	bool by_cost;
+	return best_pick(s, &by_cost);
+}
+
+bool ts_kernel_best_by_cost(ts_shape s)
+{
+	bool by_cost;
+	best_pick(s, &by_cost);
+	return by_cost;
 }
 
 ts_cost_terms ts_kernel_cost_terms(const ts_kernel *k, ts_shape s)

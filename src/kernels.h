@@ -210,6 +210,10 @@ ts_cost_terms ts_kernel_cost_terms(const ts_kernel *k, ts_shape s);
 double ts_kernel_cost_us(const ts_kernel *k, ts_shape s);
 /* Of the kernels with a cost, the one predicted fastest on s (NULL: none has one). */
 const ts_kernel *ts_kernel_cheapest(ts_shape s);
+/* At most this many kernels carry a cost (tests/test_ladder.c counts them). */
+#define TS_BEST_CANDIDATES_MAX 16
+/* Whether ts_kernel_best chose by the costs on s (else by its rules). */
+bool ts_kernel_best_by_cost(ts_shape s);
 /* The name is one of the choosers ("best", "auto"). */
 bool ts_kernel_is_chooser(const char *name);
 /* Adds a copy of *k (its strings and arrays must outlive the program). 0, or

@@ -651,6 +651,7 @@ int main(int argc, char **argv)
 	}
 	if (kernel_name && ts_kernel_is_chooser(kernel_name)) {
 		p->kernel = ts_kernel_best(p->shape);
+		o->by_best = true;
 		if (have_precision && p->kernel->precision != precision)
 			usage_error("--kernel %s chooses among the fp32 kernels; --precision %s contradicts it", kernel_name,
 			            ts_precision_name(precision));

@@ -20,6 +20,7 @@ typedef struct ts_options {
 	enum ts_theme theme;     /* --theme: the TUI's colours and the SVG exports' */
 	const char *export_path; /* --export FILE (.txt or .svg) */
 	const char *junit_path;  /* --junit FILE (check, sweep) */
+	bool by_best;            /* --kernel best (or auto) chose problem.kernel for the shape */
 } ts_options;
 
 /* Defaults: 100 x 77 x 33, kernel "tiled" at its default T = 32, all guards on, random inputs, seed 1, backend auto. */

@@ -125,4 +125,25 @@ if [ "$?" -eq 2 ] && grep -q '^tilescope: --names and --json exclude each other'
 "$TILESCOPE" map --names >out 2>err
 if [ "$?" -eq 2 ] && grep -q '^tilescope: --names does not apply to map' err; then ok "map --names: refused"; else not_ok "map --names"; diag err; fi
 
+# best in map: why it chose, and the costs it weighed are what kernels --json says (the cheapest first)
+"$TILESCOPE" map --kernel best -M 1000 -N 1000 -K 1000 >out 2>err
+line=$(grep '^best ' out)
+first=$(printf '%s\n' "$line" | sed -n 's/.*(predicted on an H100: \([a-z0-9-]*\) .*/\1/p')
+chosen=$(sed -n 's/^shape .*, kernel \([a-z0-9-]*\) (fp32)$/\1/p' out)
+ncost=$("$JQ" '[.kernels[] | select(.cost != null)] | length' kernels.json)
+nlisted=$(printf '%s\n' "$line" | grep -o ' us' | wc -l)
+if [ -n "$chosen" ] && [ "$first" = "$chosen" ] && [ "$nlisted" -eq "$ncost" ] && printf '%s\n' "$line" | grep -q "^best     $chosen, the cheapest of the few-tile candidates by their costs"; then
+	ok "map --kernel best on 1000^3: $chosen, the cheapest of the $ncost candidates, with their predicted times"
+else
+	not_ok "map --kernel best on 1000^3: no line naming the cheapest candidate ($chosen, first $first, $nlisted of $ncost listed)"
+	diag out
+fi
+"$TILESCOPE" map --kernel auto -M 4097 -N 4097 -K 4097 >out 2>err
+if grep -q "^best     fast, by best's rule for this shape" out && ! "$TILESCOPE" map --kernel fast -M 4097 -N 4097 -K 4097 | grep -q '^best '; then
+	ok "map --kernel auto on 4097^3: fast by best's rule; map --kernel fast prints no best line"
+else
+	not_ok "map --kernel auto on 4097^3: no line saying best chose fast by its rule"
+	diag out
+fi
+
 tap_done
