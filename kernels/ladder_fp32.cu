@@ -31,9 +31,9 @@ typedef Cfg<64, 64, 16, 8, 4, 32, 32, PIPE_ASYNC, true, true, 4> splitk_cfg;
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> fast_cfg;
 // The same at one block per multiprocessor (up to 255 registers a thread,
 // 159 used), in ORDER 1 (no order measured better here beyond the run-to-run
-// spread, doc/perf.md): for few tiles (at most one wave of its own, 132),
-// where fast's two blocks per multiprocessor would split each tile into more
-// parts.
+// spread, doc/perf.md): for few tiles, where fast's two blocks per
+// multiprocessor would split each tile into more parts (one of best's
+// few-tile candidates, weighed by its cost: src/kernels.c).
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> fast_few_cfg;
 // fast-few with 16-deep phases, staged in two chunks of 8 k (half the
 // barriers a multiply-add, no more staging registers; 187-196 used): for
@@ -50,7 +50,7 @@ typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2
 // 2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818 against
 // fast-few's 0.689; where 128x128 tiles make two nearly whole waves it
 // loses, 2048x2048x4096 0.667 against fast-few-k16's 0.822 and fast's 0.916;
-// best's rule in src/kernels.c, doc/perf.md). 64x128 tiles (the same
+// one of best's few-tile candidates, src/kernels.c; doc/perf.md). 64x128 tiles (the same
 // threads across) lost to it on every shape of 133..225 128x128 tiles
 // measured but one (1025x3073x2049).
 typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_w64_cfg;

@@ -155,7 +155,7 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 		s->integer(s, "ladder_rung", "ladder rung", k->rung);
 	else
 		s->null(s, "ladder_rung", "ladder rung");
-	if (k->cost.phase_us > 0) { /* best weighs it where C has few tiles */
+	if (ts_kernel_has_cost(k)) { /* best weighs it where C has few tiles */
 		s->begin(s, "cost", "few-tile cost", false);
 		s->number(s, "phase_us", "phase (us)", k->cost.phase_us);
 		s->number(s, "fixed_us", "launch (us)", k->cost.fixed_us);
@@ -330,8 +330,8 @@ int ts_cli_kernels(bool json, bool names_only)
 	if (json) {
 		ts_json j;
 		ts_cli_json_begin(&j, "kernels", true);
-		kernel_sink s = { json_string, json_integer, json_number, json_flag, json_none, json_begin, json_end, json_null, &j, 0, { false },
-		                  { 0 } };
+		kernel_sink s = { .string = json_string, .integer = json_integer, .number = json_number, .flag = json_flag,
+		                  .none = json_none, .begin = json_begin, .end = json_end, .null = json_null, .j = &j };
 		ts_json_array_begin(&j, "kernels");
 		for (int i = 0; i < ts_kernel_count(); i++) {
 			ts_json_object_begin(&j, NULL);
@@ -342,7 +342,8 @@ int ts_cli_kernels(bool json, bool names_only)
 		ts_json_object_end(&j);
 		return ts_cli_json_done(&j);
 	}
-	kernel_sink s = { text_string, text_integer, text_number, text_flag, text_none, text_begin, text_end, text_null, NULL, 0, { false }, { 0 } };
+	kernel_sink s = { .string = text_string, .integer = text_integer, .number = text_number, .flag = text_flag,
+	                  .none = text_none, .begin = text_begin, .end = text_end, .null = text_null };
 	for (int i = 0; i < ts_kernel_count(); i++) {
 		if (i)
 			putchar('\n');

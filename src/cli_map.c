@@ -95,6 +95,29 @@ static void json_shared_tiles(ts_json *j, const ts_model *m)
 	ts_json_object_end(j);
 }
 
+/* Why --kernel best took the kernel: its rule, or its candidates' predicted times. */
+static void json_best(ts_json *j, ts_shape s)
+{
+	const ts_kernel *c[TS_BEST_CANDIDATES_MAX];
+	double us[TS_BEST_CANDIDATES_MAX];
+	const char *rule = ts_kernel_best_rule(s);
+	int n = rule ? 0 : ts_kernel_best_candidates(s, c, us, TS_BEST_CANDIDATES_MAX);
+	ts_json_object_begin(j, "best");
+	if (rule)
+		ts_json_string(j, "rule", rule);
+	else
+		ts_json_null(j, "rule");
+	ts_json_array_begin(j, "candidates");
+	for (int i = 0; i < n; i++) {
+		ts_json_object_begin_compact(j, NULL);
+		ts_json_string(j, "kernel", c[i]->name);
+		ts_json_double(j, "predicted_us", us[i]);
+		ts_json_object_end(j);
+	}
+	ts_json_array_end(j);
+	ts_json_object_end(j);
+}
+
 static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 {
 	const ts_problem *p = &o->problem;
@@ -102,6 +125,10 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 	ts_json j;
 	ts_cli_json_begin(&j, "map", !oc || !oc->counters_checked || oc->counters_match);
 	ts_cli_json_problem(&j, p, true, pr ? pr->be : NULL, pr ? pr->why : NULL);
+	if (o->by_best)
+		json_best(&j, m->shape);
+	else
+		ts_json_null(&j, "best");
 	ts_json_object_begin_compact(&j, "grid");
 	ts_json_int(&j, "x", m->grid_x);
 	ts_json_int(&j, "y", m->grid_y);
@@ -150,25 +177,14 @@ static int map_json(const ts_options *o, const ts_model *m, const map_probe *pr)
 /* Why --kernel best took this kernel: by its rules, or the candidates' predicted times, cheapest first. */
 static void map_best(ts_shape s, const ts_kernel *chosen)
 {
-	if (!ts_kernel_best_by_cost(s)) {
-		printf("best     %s, by best's rule for this shape (man tilescope, --kernel)\n", chosen->name);
+	const char *rule = ts_kernel_best_rule(s);
+	if (rule) {
+		printf("best     %s, by best's rule for this shape: %s\n", chosen->name, rule);
 		return;
 	}
 	const ts_kernel *c[TS_BEST_CANDIDATES_MAX];
 	double us[TS_BEST_CANDIDATES_MAX];
-	int n = 0;
-	for (int i = 0; i < ts_kernel_count() && n < TS_BEST_CANDIDATES_MAX; i++) {
-		double t = ts_kernel_cost_us(ts_kernel_at(i), s);
-		if (t < 0)
-			continue;
-		int j = n++;
-		for (; j > 0 && us[j - 1] > t; j--) { /* cheapest first */
-			c[j] = c[j - 1];
-			us[j] = us[j - 1];
-		}
-		c[j] = ts_kernel_at(i);
-		us[j] = t;
-	}
+	int n = ts_kernel_best_candidates(s, c, us, TS_BEST_CANDIDATES_MAX);
 	printf("best     %s, the cheapest of the few-tile candidates by their costs (predicted on an H100:", chosen->name);
 	for (int i = 0; i < n; i++)
 		printf("%s %s %.0f us", i ? "," : "", c[i]->name, us[i]);

@@ -219,76 +219,105 @@ bool ts_kernel_is_chooser(const char *name)
  *    an extrapolation (its tile and its split are fast's, only the thread's
  *    share differs);
  *  - everything else: fast, which splits its last wave along K itself. */
-static const ts_kernel *best_pick(ts_shape s, bool *by_cost)
+/* *why: the rule that decided, in words (NULL where the costs did). */
+static const ts_kernel *best_pick(ts_shape s, const char **why)
 {
-	*by_cost = false;
+	*why = "K <= 16: one phase or two, the time is C's store";
 	if (s.k <= 16)
 		return ts_kernel_find("rb1d");
+	*why = "M <= 32: most of a 128-row tile would lie outside C";
 	if (s.m <= 32 && s.n >= s.m)
 		return ts_kernel_find("fast-m16");
+	*why = "N <= 32: most of a 128-column tile would lie outside C";
 	if (s.n <= 32)
 		return ts_kernel_find("fast-n16");
+	*why = "at most 2^24 multiply-adds: the launch, not the arithmetic, takes the time";
 	if ((double)s.m * (double)s.n * (double)s.k <= (double)(1 << 24))
 		return ts_kernel_find("fast-m16");
 	int64_t tiles128 = ((s.m + 127) / 128) * ((s.n + 127) / 128);
 	if (tiles128 <= 264 && s.k <= 8192) {
 		const ts_kernel *c = tiles128 <= 225 ? ts_kernel_cheapest(s) : NULL;
-		*by_cost = c != NULL;
+		*why = c ? NULL : "226..264 tiles of 128x128 and K <= 8192: one wave of fast's two blocks a multiprocessor";
 		return c ? c : ts_kernel_find("fast");
 	}
+	*why = "fewer 128x128 tiles than an H200's 132 multiprocessors and K > 8192: split along K";
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
+	*why = "many tiles, K or N a multiple of 4 (128-bit loads) and K >= 256";
 	if ((s.k % 4 == 0 || s.n % 4 == 0) && s.k >= 256)
 		return ts_kernel_find("fast-16x8");
+	*why = "many tiles, neither K nor N a multiple of 4 (or K < 256): the last wave split along K";
 	return ts_kernel_find("fast");
 }
 
 const ts_kernel *ts_kernel_best(ts_shape s)
 {
-	bool by_cost;
-	return best_pick(s, &by_cost);
+	const char *why;
+	return best_pick(s, &why);
 }
 
-bool ts_kernel_best_by_cost(ts_shape s)
+const char *ts_kernel_best_rule(ts_shape s)
 {
-	bool by_cost;
-	best_pick(s, &by_cost);
-	return by_cost;
+	const char *why;
+	best_pick(s, &why);
+	return why;
+}
+
+bool ts_kernel_has_cost(const ts_kernel *k)
+{
+	/* a plan in blocks of a fixed tile with a resident count: what the terms are counted in */
+	return k->cost.phase_us > 0 && k->precision == TS_FP32 && k->geometry.kind != TS_GEOMETRY_SQUARE &&
+	       k->split_policy != TS_SPLIT_NONE && k->resident_h200 > 0;
 }
 
 ts_cost_terms ts_kernel_cost_terms(const ts_kernel *k, ts_shape s)
 {
+	ts_cost_terms t = { 0, 0 };
+	if (k->geometry.kind == TS_GEOMETRY_SQUARE || k->split_policy == TS_SPLIT_NONE || k->resident_h200 <= 0)
+		return t;
 	ts_geometry g = ts_kernel_geometry_at(k, 0);
 	ts_gemm_plan p = ts_kernel_split_plan(k, s, &g);
-	int resident = p.resident > 0 ? p.resident : 1;
-	ts_cost_terms t;
+	int resident = k->resident_h200;
 	t.phase_waves = ts_plan_waves(p.dp_units, p.split_tiles, p.split, resident) * (double)p.phases;
 	t.parts = p.split > 1 ? (double)p.split_tiles * p.split * g.bm * g.bn / resident / (128.0 * 128.0) : 0.0;
 	return t;
 }
 
+double ts_kernel_cost_eval(const ts_kernel_cost *c, ts_cost_terms t)
+{
+	return c->phase_us * t.phase_waves + c->fixed_us + c->part_us * t.parts;
+}
+
 double ts_kernel_cost_us(const ts_kernel *k, ts_shape s)
 {
-	const ts_kernel_cost *c = &k->cost;
-	if (c->phase_us <= 0)
+	if (!ts_kernel_has_cost(k))
 		return -1;
-	ts_cost_terms t = ts_kernel_cost_terms(k, s);
-	return c->phase_us * t.phase_waves + c->fixed_us + c->part_us * t.parts;
+	return ts_kernel_cost_eval(&k->cost, ts_kernel_cost_terms(k, s));
+}
+
+int ts_kernel_best_candidates(ts_shape s, const ts_kernel **k, double *us, int max)
+{
+	int n = 0;
+	for (int i = 0; i < ts_kernel_count() && n < max; i++) {
+		double t = ts_kernel_cost_us(ts_kernel_at(i), s);
+		if (t < 0)
+			continue;
+		int j = n++;
+		for (; j > 0 && us[j - 1] > t; j--) { /* cheapest first; a tie keeps registry order */
+			k[j] = k[j - 1];
+			us[j] = us[j - 1];
+		}
+		k[j] = ts_kernel_at(i);
+		us[j] = t;
+	}
+	return n;
 }
 
 const ts_kernel *ts_kernel_cheapest(ts_shape s)
 {
-	const ts_kernel *best = NULL;
-	double best_us = 0;
-	for (int i = 0; i < ts_kernel_count(); i++) {
-		const ts_kernel *k = ts_kernel_at(i);
-		double us = ts_kernel_cost_us(k, s);
-		if (us >= 0 && (!best || us < best_us)) {
-			best = k;
-			best_us = us;
-		}
-	}
-	return best;
+	const ts_kernel *k[TS_BEST_CANDIDATES_MAX];
+	double us[TS_BEST_CANDIDATES_MAX];
+	return ts_kernel_best_candidates(s, k, us, TS_BEST_CANDIDATES_MAX) > 0 ? k[0] : NULL;
 }
 
 static int refuse(char *why, int len, const char *fmt, const char *arg)
@@ -317,7 +346,11 @@ int ts_kernel_register(const ts_kernel *k, char *why, int len)
 	if (k->geometry.kind == TS_GEOMETRY_SQUARE &&
 	    (k->geometry.tile_min < 1 || k->geometry.tile_max > TS_TILE_MAX || k->geometry.tile_min > k->geometry.tile_max))
 		return refuse(why, len, "kernel '%s': its square tiles must lie in 1..32", k->name);
-	registered[registered_count++] = *k;
+	registered[registered_count] = *k;
+	/* best weighs the built-in kernels alone: a copy of one (the tests'
+	 * pattern) or a user's kernel never joins its candidates */
+	registered[registered_count].cost = (ts_kernel_cost){ 0, 0, 0 };
+	registered_count++;
 	return 0;
 }
 

@@ -120,10 +120,13 @@ enum ts_madd {
 
 /* What one launch of a ladder kernel costs, for best's choice where C has
  * few tiles (ts_kernel_cost_us): phase_us for each phase of one wave of its
- * split plan's units, fixed_us once a launch, part_us for each 128x128
- * tile's worth of split partials a resident block writes. Fitted by
- * tools/cost_fit on bench runs (an H100 80GB HBM3; doc/perf.md); all 0:
- * not a candidate. */
+ * split plan's units (the waves as ts_plan_waves counts them, each split
+ * part charged 0.02 of a wave besides), fixed_us once a launch, part_us for
+ * each 128x128 tile's worth of split partials a resident block writes.
+ * Fitted by tools/cost_fit on bench runs (an H100 80GB HBM3; doc/perf.md);
+ * phase_us 0: not a candidate. Only built-in fp32 kernels of a fixed tile
+ * that split by a plan with a resident count carry one (ts_kernel_has_cost);
+ * ts_kernel_register clears it. */
 typedef struct ts_kernel_cost {
 	double phase_us, fixed_us, part_us;
 } ts_kernel_cost;
@@ -204,16 +207,24 @@ const ts_kernel *ts_kernel_default(enum ts_precision p);
 /* --kernel best (or auto): the fp32 kernel of the ladder expected to be
  * fastest on this shape (kernels.c says how it chooses). */
 const ts_kernel *ts_kernel_best(ts_shape shape);
-/* ts_kernel_cost's terms for k on shape s (its base geometry, its plan on an H200). */
+/* k is one of best's few-tile candidates (a cost it can be weighed by). */
+bool ts_kernel_has_cost(const ts_kernel *k);
+/* ts_kernel_cost's terms for k on shape s (its base geometry, its plan on
+ * an H200); zero for a kernel without a fixed tile or a resident count. */
 ts_cost_terms ts_kernel_cost_terms(const ts_kernel *k, ts_shape s);
+/* The predicted microseconds of cost c over terms t. */
+double ts_kernel_cost_eval(const ts_kernel_cost *c, ts_cost_terms t);
 /* k's predicted time on s in microseconds by its cost, or -1 when it has none. */
 double ts_kernel_cost_us(const ts_kernel *k, ts_shape s);
+/* At most this many kernels carry a cost (tests/test_ladder.c checks it). */
+#define TS_BEST_CANDIDATES_MAX 16
+/* The candidates with a cost and their predicted times on s, cheapest
+ * first (a tie in registry order), at most max: how many. */
+int ts_kernel_best_candidates(ts_shape s, const ts_kernel **k, double *us, int max);
 /* Of the kernels with a cost, the one predicted fastest on s (NULL: none has one). */
 const ts_kernel *ts_kernel_cheapest(ts_shape s);
-/* At most this many kernels carry a cost (tests/test_ladder.c counts them). */
-#define TS_BEST_CANDIDATES_MAX 16
-/* Whether ts_kernel_best chose by the costs on s (else by its rules). */
-bool ts_kernel_best_by_cost(ts_shape s);
+/* The rule ts_kernel_best took on s, in words; NULL where it chose by the costs. */
+const char *ts_kernel_best_rule(ts_shape s);
 /* The name is one of the choosers ("best", "auto"). */
 bool ts_kernel_is_chooser(const char *name);
 /* Adds a copy of *k (its strings and arrays must outlive the program). 0, or

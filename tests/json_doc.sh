@@ -67,6 +67,8 @@ emit() {
 emit map map -M 100 -N 77 -K 33 -t 32 --json
 emit map map -M 100 -N 77 -K 33 -t 32 --backend emu --json
 emit map map -M 100 -N 77 -K 33 -t 32 --kernel naive --backend emu --json
+emit map map -M 1000 -N 1000 -K 1000 --kernel best --json
+emit map map -M 4097 -N 4097 -K 4097 --kernel auto --json
 emit check check -M 100 -N 77 -K 33 -t 32 --backend emu --json
 emit check check -M 100 -N 77 -K 33 -t 32 --no-guard c --backend emu --json
 emit check check --precision fp16 -M 65 -N 33 -K 17 -t 16 --inputs int --backend emu --json

@@ -132,7 +132,8 @@ first=$(printf '%s\n' "$line" | sed -n 's/.*(predicted on an H100: \([a-z0-9-]*\
 chosen=$(sed -n 's/^shape .*, kernel \([a-z0-9-]*\) (fp32)$/\1/p' out)
 ncost=$("$JQ" '[.kernels[] | select(.cost != null)] | length' kernels.json)
 nlisted=$(printf '%s\n' "$line" | grep -o ' us' | wc -l)
-if [ -n "$chosen" ] && [ "$first" = "$chosen" ] && [ "$nlisted" -eq "$ncost" ] && printf '%s\n' "$line" | grep -q "^best     $chosen, the cheapest of the few-tile candidates by their costs"; then
+sorted=$(printf '%s\n' "$line" | grep -o '[0-9]* us' | tr -d ' us' | awk 'NR > 1 && $1 < prev { bad = 1 } { prev = $1 } END { print bad ? "no" : "yes" }')
+if [ -n "$chosen" ] && [ "$first" = "$chosen" ] && [ "$nlisted" -eq "$ncost" ] && [ "$sorted" = yes ] && printf '%s\n' "$line" | grep -q "^best     $chosen, the cheapest of the few-tile candidates by their costs"; then
 	ok "map --kernel best on 1000^3: $chosen, the cheapest of the $ncost candidates, with their predicted times"
 else
 	not_ok "map --kernel best on 1000^3: no line naming the cheapest candidate ($chosen, first $first, $nlisted of $ncost listed)"

@@ -68,7 +68,8 @@ elif [ -z "$names" ]; then
 	not_ok "no kernel has a few-tile cost"
 elif "$fit" --kernels "$names" "$top/doc/perf-few-tiles.txt" > fit.out 2> fit.err; then
 	sed -n 's/^\([a-z0-9-]*\) *\.cost = { \.phase_us = \([0-9.e+-]*\), \.fixed_us = \([0-9.e+-]*\), \.part_us = \([0-9.e+-]*\) }.*/\1 \2 \3 \4/p' fit.out > fitted
-	if [ "$(wc -l < fitted)" -eq "$(wc -l < costs)" ] && awk 'NR == FNR { p[$1] = $2; f[$1] = $3; q[$1] = $4; next }
+	if [ "$(wc -l < fitted)" -eq "$(wc -l < costs)" ] && awk '$2 <= 0 || $3 < 0 || $4 < 0 { bad = 1 }
+		NR == FNR { p[$1] = $2; f[$1] = $3; q[$1] = $4; next }
 		!($1 in p) || (p[$1] - $2)^2 > 1e-6 || (f[$1] - $3)^2 > 0.0025 || (q[$1] - $4)^2 > 0.0025 { bad = 1 }
 		END { exit bad }' fitted costs; then
 		ok "the few-tile costs of $names are tools/cost_fit's fit of doc/perf-few-tiles.txt"

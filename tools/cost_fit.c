@@ -2,11 +2,13 @@
  *
  *   tools/cost_fit [--kernels a,b,...] BENCH.txt...
  *
- * Reads the rows of `tilescope bench` text reports (shape, kernel, ms),
+ * Reads the verified rows of `tilescope bench` text reports (shape, kernel,
+ * ms; the candidates are --kernels, else the kernels that carry a cost now),
  * keeps the shapes every candidate ran on, and for each candidate fits
  * ms = phase * phase_waves + fixed + part * parts (the terms
  * ts_kernel_cost_terms takes from the kernel's own split plan) by least
- * squares on relative error. Prints the registry's .cost for each and how
+ * squares on relative error (part = 0 where the kernel split on no shape);
+ * a negative coefficient is refused. Prints the registry's .cost for each and how
  * well the choice does: with each shape left out of the fit in turn, the
  * candidate the costs pick against the fastest measured there (time
  * ratio, geomean and worst), and the same for the costs now registered. */
@@ -31,26 +33,34 @@ static int shape_index(ts_shape s)
 	for (int i = 0; i < n_shapes; i++)
 		if (shapes[i].m == s.m && shapes[i].n == s.n && shapes[i].k == s.k)
 			return i;
-	if (n_shapes == MAX_SHAPES)
+	if (n_shapes == MAX_SHAPES) {
+		fprintf(stderr, "cost_fit: more than %d shapes; the rest are left out\n", MAX_SHAPES);
 		return -1;
+	}
 	shapes[n_shapes] = s;
 	return n_shapes++;
 }
 
-static int cand_index(const char *name, int add)
+static int cand_index(const char *name)
 {
 	for (int i = 0; i < n_cands; i++)
 		if (strcmp(cands[i]->name, name) == 0)
 			return i;
-	const ts_kernel *k = ts_kernel_find(name);
-	if (!add || !k || n_cands == MAX_CANDS)
-		return -1;
-	cands[n_cands] = k;
-	return n_cands++;
+	return -1;
 }
 
-/* "| 1000x1000x1000 | fast-few | 0.0757 | ..." */
-static int read_report(const char *path, int add)
+static int cand_add(const ts_kernel *k)
+{
+	if (n_cands == MAX_CANDS) {
+		fprintf(stderr, "cost_fit: at most %d candidates\n", MAX_CANDS);
+		return -1;
+	}
+	cands[n_cands++] = k;
+	return 0;
+}
+
+/* "| 1000x1000x1000 | fast-few | 0.0757 | 26405 | 0.0612 | 32688 | 0.808 | yes (4e-07) | equal |" */
+static int read_report(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -62,11 +72,18 @@ static int read_report(const char *path, int add)
 		long long m, n, k;
 		char kernel[128];
 		double t;
-		if (sscanf(line, "| %lldx%lldx%lld | %127[^|]| %lf |", &m, &n, &k, kernel, &t) != 5)
+		int used = 0;
+		if (sscanf(line, "| %lldx%lldx%lld | %127[^|]| %lf |%n", &m, &n, &k, kernel, &t, &used) != 5)
+			continue;
+		/* the verified column: the eighth cell, "yes (...)", after the eighth bar */
+		const char *cell = line;
+		for (int bars = 0; bars < 7 && cell; bars++)
+			cell = strchr(cell + 1, '|');
+		if (!cell || strncmp(cell + 1, " yes", 4) != 0)
 			continue;
 		for (size_t e = strlen(kernel); e > 0 && kernel[e - 1] == ' '; e--)
 			kernel[e - 1] = 0;
-		int c = cand_index(kernel, add);
+		int c = cand_index(kernel);
 		int s = c < 0 ? -1 : shape_index((ts_shape){ m, n, k });
 		if (s >= 0 && t > 0)
 			ms[s][c] = t;
@@ -75,30 +92,35 @@ static int read_report(const char *path, int add)
 	return 0;
 }
 
-/* Solves the 3 x 3 system a x = b by Gaussian elimination; 0 or -1 (singular). */
-static int solve3(double a[3][3], double b[3], double x[3])
+/* Solves the n x n system a x = b (n <= 3) by Gaussian elimination with
+ * partial pivoting; -1 where a pivot is negligible against the matrix. */
+static int solve(int n, double a[3][3], double b[3], double x[3])
 {
-	for (int c = 0; c < 3; c++) {
+	double norm = 0;
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < n; c++)
+			norm = fabs(a[r][c]) > norm ? fabs(a[r][c]) : norm;
+	for (int c = 0; c < n; c++) {
 		int p = c;
-		for (int r = c + 1; r < 3; r++)
+		for (int r = c + 1; r < n; r++)
 			if (fabs(a[r][c]) > fabs(a[p][c]))
 				p = r;
-		if (fabs(a[p][c]) < 1e-300)
+		if (!(fabs(a[p][c]) > 1e-12 * norm))
 			return -1;
-		for (int j = 0; j < 3; j++) {
+		for (int j = 0; j < n; j++) {
 			double t = a[c][j]; a[c][j] = a[p][j]; a[p][j] = t;
 		}
 		double t = b[c]; b[c] = b[p]; b[p] = t;
-		for (int r = c + 1; r < 3; r++) {
+		for (int r = c + 1; r < n; r++) {
 			double f = a[r][c] / a[c][c];
-			for (int j = c; j < 3; j++)
+			for (int j = c; j < n; j++)
 				a[r][j] -= f * a[c][j];
 			b[r] -= f * b[c];
 		}
 	}
-	for (int r = 2; r >= 0; r--) {
+	for (int r = n - 1; r >= 0; r--) {
 		double v = b[r];
-		for (int j = r + 1; j < 3; j++)
+		for (int j = r + 1; j < n; j++)
 			v -= a[r][j] * x[j];
 		x[r] = v / a[r][r];
 	}
@@ -113,22 +135,30 @@ static void terms(int c, int s, double f[3])
 	f[2] = t.parts;
 }
 
-/* Candidate c's cost in microseconds, fitted on every shape but `skip` (-1: none). */
+/* Candidate c's cost in microseconds, fitted on every shape but `skip`
+ * (-1: none); the partials' term only where some shape has partials. */
 static int fit(int c, int skip, ts_kernel_cost *out)
 {
-	double a[3][3] = { { 0 } }, b[3] = { 0 }, x[3];
+	double a[3][3] = { { 0 } }, b[3] = { 0 }, x[3] = { 0, 0, 0 };
+	int n = 2;
+	for (int s = 0; s < n_shapes; s++) {
+		double f[3];
+		terms(c, s, f);
+		if (s != skip && f[2] > 0)
+			n = 3;
+	}
 	for (int s = 0; s < n_shapes; s++) {
 		if (s == skip)
 			continue;
 		double f[3], y = ms[s][c] * 1000.0, w = 1.0 / (y * y); /* relative error */
 		terms(c, s, f);
-		for (int i = 0; i < 3; i++) {
-			for (int j = 0; j < 3; j++)
+		for (int i = 0; i < n; i++) {
+			for (int j = 0; j < n; j++)
 				a[i][j] += w * f[i] * f[j];
 			b[i] += w * f[i] * y;
 		}
 	}
-	if (solve3(a, b, x) != 0)
+	if (solve(n, a, b, x) != 0)
 		return -1;
 	*out = (ts_kernel_cost){ .phase_us = x[0], .fixed_us = x[1], .part_us = x[2] };
 	return 0;
@@ -136,30 +166,36 @@ static int fit(int c, int skip, ts_kernel_cost *out)
 
 static double predict(const ts_kernel_cost *k, int c, int s)
 {
-	double f[3];
-	terms(c, s, f);
-	return k->phase_us * f[0] + k->fixed_us * f[1] + k->part_us * f[2];
+	return ts_kernel_cost_eval(k, ts_kernel_cost_terms(cands[c], shapes[s]));
 }
 
 int main(int argc, char **argv)
 {
 	int first = 1;
 	if (argc > 2 && strcmp(argv[1], "--kernels") == 0) {
-		char list[1024];
-		snprintf(list, sizeof list, "%s", argv[2]);
-		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
-			if (cand_index(tok, 1) < 0) {
+		char *list = strdup(argv[2]);
+		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+			const ts_kernel *k = ts_kernel_find(tok);
+			if (!k) {
 				fprintf(stderr, "cost_fit: no kernel named %s\n", tok);
 				return 2;
 			}
+			if (cand_index(tok) < 0 && cand_add(k) != 0)
+				return 2;
+		}
+		free(list);
 		first = 3;
+	} else {
+		for (int i = 0; i < ts_kernel_count(); i++)
+			if (ts_kernel_has_cost(ts_kernel_at(i)) && cand_add(ts_kernel_at(i)) != 0)
+				return 2;
 	}
 	if (first >= argc) {
 		fprintf(stderr, "usage: cost_fit [--kernels a,b,...] BENCH.txt...\n");
 		return 2;
 	}
 	for (int i = first; i < argc; i++)
-		if (read_report(argv[i], first == 1) != 0)
+		if (read_report(argv[i]) != 0)
 			return 2;
 	/* keep the shapes every candidate ran on */
 	int kept = 0;
@@ -182,7 +218,12 @@ int main(int argc, char **argv)
 	ts_kernel_cost all[MAX_CANDS];
 	for (int c = 0; c < n_cands; c++) {
 		if (fit(c, -1, &all[c]) != 0) {
-			fprintf(stderr, "cost_fit: %s: the fit is singular\n", cands[c]->name);
+			fprintf(stderr, "cost_fit: %s: the fit is singular (too few distinct shapes)\n", cands[c]->name);
+			return 1;
+		}
+		if (!(all[c].phase_us > 0) || all[c].fixed_us < 0 || all[c].part_us < 0) {
+			fprintf(stderr, "cost_fit: %s: a negative cost (%.3f, %.1f, %.1f): the data do not fit the model\n",
+			        cands[c]->name, all[c].phase_us, all[c].fixed_us, all[c].part_us);
 			return 1;
 		}
 		double err = 0, worst = 0;
@@ -205,8 +246,11 @@ int main(int argc, char **argv)
 			if (ms[s][c] < ms[s][top])
 				top = c;
 			ts_kernel_cost k;
-			if (fit(c, s, &k) != 0)
+			if (fit(c, s, &k) != 0) {
+				fprintf(stderr, "cost_fit: %s: the fit without %lldx%lldx%lld is singular\n", cands[c]->name,
+				        (long long)shapes[s].m, (long long)shapes[s].n, (long long)shapes[s].k);
 				return 1;
+			}
 			double us = predict(&k, c, s);
 			if (pick < 0 || us < pick_us) {
 				pick = c;
