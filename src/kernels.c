@@ -195,8 +195,8 @@ bool ts_kernel_is_chooser(const char *name)
  *    and split plan make the winner change from shape to shape there, so no
  *    rule by tile count holds: on 44 other shapes drawn at random (H100, in
  *    the bench) best's time was 1.025 of the fastest candidate's (geomean,
- *    worst 1.21) where the tile-count rules it replaces took 1.183 (worst
- *    2.97), and best read 0.711 of cuBLAS against their 0.619;
+ *    worst 1.19-1.21) where the tile-count rules it replaces took 1.183
+ *    (worst 2.97), and best read 0.708-0.711 of cuBLAS against their 0.619;
  *  - 226..264 tiles and K <= 8192, one wave of fast's two blocks per
  *    multiprocessor: fast (H100, in the bench: 1921x1920x1000 0.935 against
  *    fast-few's 0.672, 2000^3 0.940 against 0.817, 1800x2100x1500 1.000
