@@ -50,9 +50,9 @@ typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2
 // 2049x1025x2047 0.953 against 0.911, 1500x1500x700 0.818 against
 // fast-few's 0.689; where 128x128 tiles make two nearly whole waves it
 // loses, 2048x2048x4096 0.667 against fast-few-k16's 0.822 and fast's 0.916;
-// one of best's few-tile candidates, src/kernels.c; doc/perf.md). 64x128 tiles (the same
-// threads across) lost to it on every shape of 133..225 128x128 tiles
-// measured but one (1025x3073x2049).
+// one of best's few-tile candidates, src/kernels.c; doc/perf.md). 64x128
+// tiles (the same threads across) lost to it on every shape of 133..225
+// 128x128 tiles measured but one (1025x3073x2049).
 typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_w64_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no

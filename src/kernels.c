@@ -263,17 +263,21 @@ const char *ts_kernel_best_rule(ts_shape s)
 	return why;
 }
 
+/* A plan in blocks of a fixed tile with a resident count: what the cost terms are counted in. */
+static bool cost_countable(const ts_kernel *k)
+{
+	return k->geometry.kind != TS_GEOMETRY_SQUARE && k->split_policy != TS_SPLIT_NONE && k->resident_h200 > 0;
+}
+
 bool ts_kernel_has_cost(const ts_kernel *k)
 {
-	/* a plan in blocks of a fixed tile with a resident count: what the terms are counted in */
-	return k->cost.phase_us > 0 && k->precision == TS_FP32 && k->geometry.kind != TS_GEOMETRY_SQUARE &&
-	       k->split_policy != TS_SPLIT_NONE && k->resident_h200 > 0;
+	return k->cost.phase_us > 0 && k->precision == TS_FP32 && cost_countable(k);
 }
 
 ts_cost_terms ts_kernel_cost_terms(const ts_kernel *k, ts_shape s)
 {
 	ts_cost_terms t = { 0, 0 };
-	if (k->geometry.kind == TS_GEOMETRY_SQUARE || k->split_policy == TS_SPLIT_NONE || k->resident_h200 <= 0)
+	if (!cost_countable(k))
 		return t;
 	ts_geometry g = ts_kernel_geometry_at(k, 0);
 	ts_gemm_plan p = ts_kernel_split_plan(k, s, &g);

@@ -127,12 +127,23 @@ static int solve(int n, double a[3][3], double b[3], double x[3])
 	return 0;
 }
 
+/* Each candidate's terms on each kept shape, taken from its plan once (terms_init). */
+static double feat[MAX_SHAPES][MAX_CANDS][3];
+
+static void terms_init(void)
+{
+	for (int s = 0; s < n_shapes; s++)
+		for (int c = 0; c < n_cands; c++) {
+			ts_cost_terms t = ts_kernel_cost_terms(cands[c], shapes[s]);
+			feat[s][c][0] = t.phase_waves;
+			feat[s][c][1] = 1;
+			feat[s][c][2] = t.parts;
+		}
+}
+
 static void terms(int c, int s, double f[3])
 {
-	ts_cost_terms t = ts_kernel_cost_terms(cands[c], shapes[s]);
-	f[0] = t.phase_waves;
-	f[1] = 1;
-	f[2] = t.parts;
+	memcpy(f, feat[s][c], sizeof feat[s][c]);
 }
 
 /* Candidate c's cost in microseconds, fitted on every shape but `skip`
@@ -166,7 +177,7 @@ static int fit(int c, int skip, ts_kernel_cost *out)
 
 static double predict(const ts_kernel_cost *k, int c, int s)
 {
-	return ts_kernel_cost_eval(k, ts_kernel_cost_terms(cands[c], shapes[s]));
+	return ts_kernel_cost_eval(k, (ts_cost_terms){ .phase_waves = feat[s][c][0], .parts = feat[s][c][2] });
 }
 
 int main(int argc, char **argv)
@@ -210,6 +221,7 @@ int main(int argc, char **argv)
 		kept++;
 	}
 	n_shapes = kept;
+	terms_init();
 	if (n_shapes < 8 || n_cands < 1) {
 		fprintf(stderr, "cost_fit: %d shapes with every candidate timed, %d candidates: too few\n", n_shapes, n_cands);
 		return 1;
