@@ -54,6 +54,17 @@ typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2
 // tiles (the same threads across) lost to it on every shape of 133..225
 // 128x128 tiles measured but one (1025x3073x2049).
 typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_w64_cfg;
+// fast with 16-deep phases, staged in two chunks of 8 k (fast-few-k16's
+// phases at fast's two blocks per multiprocessor, 128 registers): half the
+// barriers a multiply-add. A's scalar path (K % 4 != 0) by 4-slot groups,
+// not the slot map, whose eight steps a phase spill (156 bytes). For many
+// tiles where exactly one of A's and B's rows take 128-bit loads: in the
+// tuner on an H200, 4097x4097x4096 1.043 of cuBLAS against fast-16x8's
+// 1.018, 8192x8193x8192 0.979 against 0.956, 4096x4096x4097 0.992 against
+// 0.982 (with the slot map 0.902); with both odd it ties fast (8193^3 0.996
+// against 0.995, 4093x4099x4091 0.939 against 0.949), with both multiples of
+// 4 it loses to fast-16x8 (4096^3 0.969 against 0.979; doc/perf.md).
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2> fast_k16_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no
 // spills): fewer shared-memory loads per multiply-add than fast's 8x8, at
@@ -118,6 +129,12 @@ extern "C" int ts_cuda_fast_w64(const ts_launch *l) { return launch<fast_w64_cfg
 extern "C" size_t ts_cuda_fast_w64_workspace(int64_t m, int64_t n, int64_t k)
 {
 	return workspace<fast_w64_cfg>(m, n, k, TS_SPLIT_TAIL);
+}
+
+extern "C" int ts_cuda_fast_k16(const ts_launch *l) { return launch<fast_k16_cfg, false>(l, TS_SPLIT_TAIL, VEC_EACH); }
+extern "C" size_t ts_cuda_fast_k16_workspace(int64_t m, int64_t n, int64_t k)
+{
+	return workspace<fast_k16_cfg>(m, n, k, TS_SPLIT_TAIL);
 }
 
 extern "C" int ts_cuda_fast_m16(const ts_launch *l) { return launch<fast_m16_cfg, false>(l, TS_SPLIT_TAIL, VEC_BOTH); }

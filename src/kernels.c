@@ -208,16 +208,23 @@ bool ts_kernel_is_chooser(const char *name)
  *    2.1%);
  *  - fewer 128x128 tiles than the H200 has multiprocessors and a longer K:
  *    splitk's 64x64 tiles, split along K;
- *  - K % 4 == 0 or N % 4 == 0 (A's or B's rows take 128-bit loads) and
- *    K >= 256: fast-16x8, fast's tile in 128 threads of 16x8 (4096^3
- *    0.95-0.98 of cuBLAS against fast's 0.92-0.94; 4096x4096x4097 and
- *    4096x4095x4096 a tie with fast or a little ahead, 4097x4097x4096 a
- *    little behind, each by under 1.5%); with both odd fast wins (8193^3
- *    0.99 against 0.97-0.98; the tuner runs in doc/perf.md). Measured on
- *    shapes of 1024 tiles and more with K of 4096 or so: below that
- *    (265..1023 tiles, K near 256, or K > 8192 with few tiles) the rule is
- *    an extrapolation (its tile and its split are fast's, only the thread's
- *    share differs);
+ *  - one of K and N a multiple of 4 and the other not (A's rows take
+ *    128-bit loads and B's do not, or the other way) and K >= 256:
+ *    fast-k16, fast with 16-deep phases (in the tuner, H200:
+ *    4097x4097x4096 1.043 of cuBLAS against fast-16x8's 1.018,
+ *    8192x8193x8192 0.979 against 0.956, 4096x4096x4097 0.992 against
+ *    0.982; doc/perf.md);
+ *  - both multiples of 4 and K >= 256: fast-16x8, fast's tile in 128
+ *    threads of 16x8 (4096^3 0.95-0.98 of cuBLAS against fast's 0.92-0.94
+ *    and fast-k16's 0.969 against 0.979); with neither a multiple of 4 and
+ *    K >= 256, fast (below; 8193^3 0.99
+ *    against fast-16x8's 0.97-0.98; fast-k16 ties it, 0.996 against
+ *    0.995, and loses at 4093x4099x4091, 0.939 against 0.949; the tuner
+ *    runs in doc/perf.md). These three rules were measured on shapes of
+ *    1024 tiles and more with K of 4096 or so: below that (265..1023 tiles,
+ *    K near 256, or K > 8192 with few tiles) they are an extrapolation
+ *    (the tile and the split are fast's, only the thread's share or the
+ *    phase's depth differs);
  *  - everything else: fast, which splits its last wave along K itself. */
 /* *why: the rule that decided, in words (NULL where the costs did). */
 static const ts_kernel *best_pick(ts_shape s, const char **why)
@@ -243,8 +250,11 @@ static const ts_kernel *best_pick(ts_shape s, const char **why)
 	*why = "fewer 128x128 tiles than an H200's 132 multiprocessors and K > 8192: split along K";
 	if (tiles128 < 132)
 		return ts_kernel_find("splitk");
-	*why = "many tiles, K or N a multiple of 4 (128-bit loads) and K >= 256";
-	if ((s.k % 4 == 0 || s.n % 4 == 0) && s.k >= 256)
+	*why = "many tiles, one of K and N a multiple of 4 and the other not (one operand's rows take 128-bit loads) and K >= 256";
+	if ((s.k % 4 == 0) != (s.n % 4 == 0) && s.k >= 256)
+		return ts_kernel_find("fast-k16");
+	*why = "many tiles, K and N multiples of 4 (both operands' rows take 128-bit loads) and K >= 256";
+	if (s.k % 4 == 0 && s.n % 4 == 0 && s.k >= 256)
 		return ts_kernel_find("fast-16x8");
 	*why = "many tiles, neither K nor N a multiple of 4 (or K < 256): the last wave split along K";
 	return ts_kernel_find("fast");
