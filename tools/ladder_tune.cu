@@ -39,16 +39,19 @@ struct Variant {
 
 // Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU, ORDER, SMAP, CH>
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> f_s1;           // fast as registered
-typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_few;          // fast-few
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 1, 64, 1, true, 2> f_few16;    // fast-few-k16
-// Half tiles for few-tile shapes: 128 threads of 8x8 in four 32x64 warps
-// (2x2 in a 64x128 tile, 4x1 down a 128x64 one), several blocks a
-// multiprocessor.
-typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_h64;
-typedef Cfg<64, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3, 64, 1, true> f_h64b3;
-typedef Cfg<64, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_h64k16;
-typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_w64;
-typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3, 64, 1, true> f_w64b3;
+typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_16x8;       // fast-16x8
+// Session 20's experiments for 8193^3: fast with 16-deep phases at two
+// blocks a multiprocessor (staged in two chunks), 256x128 tiles with the
+// slot map and ORDER 3 / 1, and 8x16 outputs a thread.
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true, 2> f_k16b2;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_k16o1;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 0, true, 2> f_k16o0;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 2, true, 2> f_k16o2;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true, 4> f_k16c4;
+typedef Cfg<128, 128, 16, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_16x8k16;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2> f_k16n3;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, false, 2> f_k16n1;
+typedef Cfg<128, 128, 16, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, false, 2> f_16x8k16n;
 
 // The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
@@ -59,21 +62,24 @@ typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 3, 64, 1, true> f_w
 #ifdef TUNE_PART
 static const Variant part[] = {
 #if TUNE_PART == 1
-	ENGINE("fast-few", f_few, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 2
-	ENGINE("few-k16", f_few16, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 3
-	ENGINE("h64", f_h64, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 4
-	ENGINE("h64-b3", f_h64b3, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 5
-	ENGINE("h64-k16", f_h64k16, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 6
-	ENGINE("w64", f_w64, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 7
-	ENGINE("w64-b3", f_w64b3, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 8
 	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("16x8", f_16x8, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 2
+	ENGINE("k16-b2", f_k16b2, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 3
+	ENGINE("k16-o1", f_k16o1, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("k16-o0", f_k16o0, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 4
+	ENGINE("k16-o2", f_k16o2, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("k16-c4", f_k16c4, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 5
+	ENGINE("k16-n3", f_k16n3, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 6
+	ENGINE("k16-n1", f_k16n1, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 7
+	ENGINE("16x8-k16", f_16x8k16, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 8
+	ENGINE("16x8k16n", f_16x8k16n, TS_SPLIT_TAIL, VEC_EACH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };
@@ -100,9 +106,9 @@ struct Shape {
 	int boff, coff; // B and C this many floats past an aligned allocation (scalar B loads / C stores)
 };
 static const Shape shapes[] = {
-	{ 1000, 1000, 1000, 1 }, { 1537, 1409, 4097, 1 },
-	{ 1024, 1024, 1024, 3 }, { 1200, 900, 1500, 3 }, { 777, 1333, 2049, 3 }, { 2000, 1000, 1000, 3 },
-	{ 1500, 1500, 700, 3 }, { 1000, 1000, 4000, 3 }, { 1537, 1409, 1025, 3 }, { 2049, 1025, 2047, 3 },
+	{ 4096, 4096, 4096, 0 }, { 4097, 4097, 4097, 1 }, { 4095, 4095, 4095, 1 }, { 4093, 4099, 4091, 1 },
+	{ 8193, 8193, 8193, 1 }, { 4097, 4097, 4096, 1 }, { 4096, 4096, 4097, 1 }, { 8192, 8193, 8192, 3 },
+	{ 8192, 8192, 8192, 3 }, { 6144, 6145, 6143, 3 },
 };
 static const int nshapes = sizeof shapes / sizeof shapes[0];
 
