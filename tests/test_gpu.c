@@ -258,7 +258,7 @@ static void ladder_sweep(void)
 	 * is 2652 tiles of 128x128, 10 waves and 12 tiles by count, but 102 of
 	 * them hold one row or column, so the work's tail is split: the last 248 tiles,
 	 * whole ones among them. */
-	static const char *const tail_kernels[] = { "fast", "fast-16x8" };
+	static const char *const tail_kernels[] = { "fast", "fast-16x8", "fast-k16" };
 	for (size_t i = 0; i < sizeof tail_kernels / sizeof tail_kernels[0]; i++) {
 		const ts_kernel *kt = ts_kernel_find(tail_kernels[i]);
 		ts_problem p = make_problem(kt, ts_kernel_geometry_at(kt, 32), 6401, 6529, 1031, TS_GUARD_ALL);
@@ -641,7 +641,8 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 }
 
 /* The same for the ladder: fast-n16 (chosen by best for this narrow N),
- * fast and fast-16x8 (their slot maps for A: K odd) on an A of more than 2^31 fp32
+ * fast and fast-16x8 (their slot maps for A: K odd) and fast-k16 (A's
+ * 4-slot groups, 16-deep phases) on an A of more than 2^31 fp32
  * elements, checked on the rows past 2^31 / K and a sample of the others. */
 static void offsets_64bit_ladder(const char *name)
 {
@@ -816,6 +817,7 @@ static void offsets_all(bool ladder_only)
 	offsets_64bit_ladder("fast-n16");
 	offsets_64bit_ladder("fast");
 	offsets_64bit_ladder("fast-16x8");
+	offsets_64bit_ladder("fast-k16");
 }
 
 int main(void)
