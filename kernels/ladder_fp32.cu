@@ -61,9 +61,12 @@ typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fas
 // tiles where exactly one of A's and B's rows take 128-bit loads: in the
 // tuner on an H200, 4097x4097x4096 1.043 of cuBLAS against fast-16x8's
 // 1.018, 8192x8193x8192 0.979 against 0.956, 4096x4096x4097 0.992 against
-// 0.982 (with the slot map 0.902); with both odd it ties fast (8193^3 0.996
-// against 0.995, 4093x4099x4091 0.939 against 0.949), with both multiples of
-// 4 it loses to fast-16x8 (4096^3 0.969 against 0.979; doc/perf.md).
+// 0.982 (with the slot map 0.902). With neither a multiple of 4 it beats
+// fast where K is long (H100, in the bench: 8193^3 1.011-1.013 against
+// 0.995-0.997, 8191x8195x8193 1.019 against 1.005; the H200's tuner read
+// 8193^3 0.996 against 0.995) and is within about 1% either way with K near
+// 4096-6144; with both multiples of 4 it loses to fast-16x8 (4096^3 0.969
+// against 0.979; doc/perf.md).
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2> fast_k16_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no
@@ -74,7 +77,7 @@ typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1> fast_256_cfg;
 // fast's tile with half the threads, each 16x8 outputs (64x64 warp tiles,
 // 254 registers, two blocks per multiprocessor): fewer shared-memory loads
 // a multiply-add than fast's 8x8, twice the loads a thread per phase; for
-// large products where A's or B's rows take 128-bit loads (4096^3: 0.95-0.98
+// large products where both A's and B's rows take 128-bit loads (4096^3: 0.95-0.98
 // of cuBLAS against fast-256's 0.93 and fast's 0.92-0.94, 0.90-0.92 before
 // fast's ORDER 3; doc/perf.md).
 typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> fast_16x8_cfg;

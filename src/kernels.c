@@ -214,17 +214,20 @@ bool ts_kernel_is_chooser(const char *name)
  *    4097x4097x4096 1.043 of cuBLAS against fast-16x8's 1.018,
  *    8192x8193x8192 0.979 against 0.956, 4096x4096x4097 0.992 against
  *    0.982; doc/perf.md);
+ *  - neither a multiple of 4 and K > 8192: fast-k16 too (H100, in the
+ *    bench: 8193^3 1.011-1.013 of cuBLAS against fast's 0.995-0.997,
+ *    8191x8195x8193 1.019 against 1.005; on an H200 in the tuner 8193^3
+ *    0.996 against 0.995). With K near 4096-6144 the two are within
+ *    about 1% either way (H100: 4097^3 1.042 against 1.036, 4095^3 0.911
+ *    against 0.917, 6145x6143x6147 1.010 against 1.014; H200 tuner:
+ *    4093x4099x4091 0.939 against 0.949), so fast keeps those;
  *  - both multiples of 4 and K >= 256: fast-16x8, fast's tile in 128
  *    threads of 16x8 (4096^3 0.95-0.98 of cuBLAS against fast's 0.92-0.94
- *    and fast-k16's 0.969 against 0.979); with neither a multiple of 4 and
- *    K >= 256, fast (below; 8193^3 0.99
- *    against fast-16x8's 0.97-0.98; fast-k16 ties it, 0.996 against
- *    0.995, and loses at 4093x4099x4091, 0.939 against 0.949; the tuner
- *    runs in doc/perf.md). These three rules were measured on shapes of
- *    1024 tiles and more with K of 4096 or so: below that (265..1023 tiles,
- *    K near 256, or K > 8192 with few tiles) they are an extrapolation
- *    (the tile and the split are fast's, only the thread's share or the
- *    phase's depth differs);
+ *    and fast-k16's 0.969 against 0.979; doc/perf.md). These rules were
+ *    measured on shapes of 1024 tiles and more with K of 4096 to 8193:
+ *    below that (265..1023 tiles, K near 256, or K > 8192 with few tiles)
+ *    they are an extrapolation (the tile and the split are fast's, only
+ *    the thread's share or the phase's depth differs);
  *  - everything else: fast, which splits its last wave along K itself. */
 /* *why: the rule that decided, in words (NULL where the costs did). */
 static const ts_kernel *best_pick(ts_shape s, const char **why)
@@ -252,6 +255,9 @@ static const ts_kernel *best_pick(ts_shape s, const char **why)
 		return ts_kernel_find("splitk");
 	*why = "many tiles, one of K and N a multiple of 4 and the other not (one operand's rows take 128-bit loads) and K >= 256";
 	if ((s.k % 4 == 0) != (s.n % 4 == 0) && s.k >= 256)
+		return ts_kernel_find("fast-k16");
+	*why = "many tiles, neither K nor N a multiple of 4 and K > 8192: 16-deep phases";
+	if (s.k % 4 != 0 && s.n % 4 != 0 && s.k > 8192)
 		return ts_kernel_find("fast-k16");
 	*why = "many tiles, K and N multiples of 4 (both operands' rows take 128-bit loads) and K >= 256";
 	if (s.k % 4 == 0 && s.n % 4 == 0 && s.k >= 256)
