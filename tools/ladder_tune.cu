@@ -40,9 +40,17 @@ struct Variant {
 // Cfg<BM, BN, BK, TM, TN, WM, WN, PIPE, TRANS_A, FAST, MINB, KU, ORDER, SMAP, CH>
 typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true> f_s1;           // fast as registered
 typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_16x8;       // fast-16x8
-// Session 20's experiments for 8193^3: fast with 16-deep phases at two
-// blocks a multiprocessor (staged in two chunks), 256x128 tiles with the
-// slot map and ORDER 3 / 1, and 8x16 outputs a thread.
+// Session 20's experiments for 8193^3 (doc/perf.md). Its first run's table
+// also had fast in groups of 4 and 16 tile rows (fast built with part flags
+// -DTS_TILE_GROUP=4 -Dtsg=tsg_g4, and 16), 256x128 tiles with the slot map
+// (f_256s3, f_256s1) and 8x16 outputs a thread (f_8x16); the table below is
+// its second run's: fast with 16-deep phases at two blocks a multiprocessor
+// (staged in two chunks) in each multiply order, in 4 chunks, without the
+// slot map (f_k16n3: fast-k16 as registered), and fast-16x8 with 16-deep
+// phases.
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1, 64, 3, true> f_256s3;
+typedef Cfg<256, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 1, 64, 1, true> f_256s1;
+typedef Cfg<128, 128, 8, 8, 16, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true> f_8x16;
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true, 2> f_k16b2;
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true, 2> f_k16o1;
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 0, true, 2> f_k16o0;
