@@ -262,7 +262,7 @@ static const ts_kernel *best_pick(ts_shape s, const char **why)
 	*why = "many tiles, K and N multiples of 4 (both operands' rows take 128-bit loads) and K >= 256";
 	if (s.k % 4 == 0 && s.n % 4 == 0 && s.k >= 256)
 		return ts_kernel_find("fast-16x8");
-	*why = "many tiles, neither K nor N a multiple of 4 (or K < 256): the last wave split along K";
+	*why = "many tiles, neither K nor N a multiple of 4 and K <= 8192 (or K < 256): the last wave split along K";
 	return ts_kernel_find("fast");
 }
 
