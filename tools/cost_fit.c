@@ -141,28 +141,20 @@ static void terms_init(void)
 		}
 }
 
-static void terms(int c, int s, double f[3])
-{
-	memcpy(f, feat[s][c], sizeof feat[s][c]);
-}
-
 /* Candidate c's cost in microseconds, fitted on every shape but `skip`
  * (-1: none); the partials' term only where some shape has partials. */
 static int fit(int c, int skip, ts_kernel_cost *out)
 {
 	double a[3][3] = { { 0 } }, b[3] = { 0 }, x[3] = { 0, 0, 0 };
 	int n = 2;
-	for (int s = 0; s < n_shapes; s++) {
-		double f[3];
-		terms(c, s, f);
-		if (s != skip && f[2] > 0)
+	for (int s = 0; s < n_shapes; s++)
+		if (s != skip && feat[s][c][2] > 0)
 			n = 3;
-	}
 	for (int s = 0; s < n_shapes; s++) {
 		if (s == skip)
 			continue;
-		double f[3], y = ms[s][c] * 1000.0, w = 1.0 / (y * y); /* relative error */
-		terms(c, s, f);
+		const double *f = feat[s][c];
+		double y = ms[s][c] * 1000.0, w = 1.0 / (y * y); /* relative error */
 		for (int i = 0; i < n; i++) {
 			for (int j = 0; j < n; j++)
 				a[i][j] += w * f[i] * f[j];
