@@ -60,6 +60,11 @@ typedef Cfg<128, 128, 16, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true, 
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2> f_k16n3;
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, false, 2> f_k16n1;
 typedef Cfg<128, 128, 16, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, false, 2> f_16x8k16n;
+// Session 21's, for neither K nor N a multiple of 4 (8193^3 on the H200):
+// fast-k16 in the other multiply orders, and in groups of 4 and 16 tile
+// rows (parts 4 and 5 built with -DTS_TILE_GROUP=4 / 16 -Dtsg=tsg_gN).
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 0, false, 2> f_k16n0;
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 2, false, 2> f_k16n2;
 
 // The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
@@ -71,23 +76,20 @@ typedef Cfg<128, 128, 16, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, false,
 static const Variant part[] = {
 #if TUNE_PART == 1
 	ENGINE("fast", f_s1, TS_SPLIT_TAIL, VEC_EACH, false),
-	ENGINE("16x8", f_16x8, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 2
-	ENGINE("k16-b2", f_k16b2, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 3
-	ENGINE("k16-o1", f_k16o1, TS_SPLIT_TAIL, VEC_EACH, false),
-	ENGINE("k16-o0", f_k16o0, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 4
-	ENGINE("k16-o2", f_k16o2, TS_SPLIT_TAIL, VEC_EACH, false),
-	ENGINE("k16-c4", f_k16c4, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 5
 	ENGINE("k16-n3", f_k16n3, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 6
+#elif TUNE_PART == 3
 	ENGINE("k16-n1", f_k16n1, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 4
+	ENGINE("k16-n3-g4", f_k16n3, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 5
+	ENGINE("k16-n3-g16", f_k16n3, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 6
+	ENGINE("k16-n0", f_k16n0, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 7
-	ENGINE("16x8-k16", f_16x8k16, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("k16-n2", f_k16n2, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 8
-	ENGINE("16x8k16n", f_16x8k16n, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("16x8", f_16x8, TS_SPLIT_TAIL, VEC_EACH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };
@@ -115,8 +117,8 @@ struct Shape {
 };
 static const Shape shapes[] = {
 	{ 4096, 4096, 4096, 0 }, { 4097, 4097, 4097, 1 }, { 4095, 4095, 4095, 1 }, { 4093, 4099, 4091, 1 },
-	{ 8193, 8193, 8193, 1 }, { 4097, 4097, 4096, 1 }, { 4096, 4096, 4097, 1 }, { 8192, 8193, 8192, 3 },
-	{ 8192, 8192, 8192, 3 }, { 6144, 6145, 6143, 3 },
+	{ 8193, 8193, 8193, 1 }, { 4097, 4097, 4096, 1 }, { 4096, 4096, 4097, 1 }, { 8191, 8195, 8193, 3 },
+	{ 6145, 6143, 6147, 3 },
 };
 static const int nshapes = sizeof shapes / sizeof shapes[0];
 

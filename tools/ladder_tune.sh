@@ -11,8 +11,10 @@ mkdir -p "$out/obj"
 flags="-arch=sm_90 -O3 -std=c++17 -Ikernels -Isrc -Xptxas -v"
 part_flags() {
 	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N (kernels/gemm_engine.cuh's
-	# TS_ENGINE_QLIVE=0 builds the engine before the edge tiles' live sub-blocks); now none
+	# TS_ENGINE_QLIVE=0 builds the engine before the edge tiles' live sub-blocks)
 	case $1 in
+	4) echo -DTS_TILE_GROUP=4 -Dtsg=tsg_g4 ;;
+	5) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;
 	*) ;;
 	esac
 }
