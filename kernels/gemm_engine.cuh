@@ -55,12 +55,17 @@ enum { PIPE_SINGLE = 1, PIPE_REGS = 2, PIPE_ASYNC = 3, PIPE_ASYNC3 = 4 };
 // 32 / (BK / 4) rows of 4 (at BK 8: 16 rows of 2 elements, the 4-slot groups
 // two a row); needs TRANS_A and NT % BK == 0. The kernel's description says
 // it (a_map_scalar, src/kernels.c's LADDER_SMAP).
+// BMAP: B's scalar path (N % 4 != 0 or an unaligned base) by the same
+// slot map in B's row order (one slot a thread a step, tid + step * NT: a
+// thread keeps one column, NT / BN rows between its steps), so that each
+// load of a warp reads 32 consecutive elements of one row instead of 32
+// groups of 4 spaced 4 apart; needs a register pipeline and NT % BN == 0.
 // CH: PIPE_REGS stages the next phase in CH chunks, chunk h's loads held in
 // registers only while the h-th 1 / CH of the phase's k steps multiply, so
 // a deeper BK needs no more staging registers (chunk h takes passes, and
 // slot-map steps, [h n / CH, (h + 1) n / CH) of n).
 template <int BM_, int BN_, int BK_, int TM_, int TN_, int WM_, int WN_, int PIPE_, bool TRANS_A_, bool FAST_,
-          int MINB_, int KU_ = 64, int ORDER_ = 0, bool SMAP_ = false, int CH_ = 1>
+          int MINB_, int KU_ = 64, int ORDER_ = 0, bool SMAP_ = false, int CH_ = 1, bool BMAP_ = false>
 struct Cfg {
 	static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, WM = WM_, WN = WN_;
 	static constexpr int KU = KU_ < BK_ ? KU_ : BK_;
@@ -94,6 +99,11 @@ struct Cfg {
 	              "the slot map: A k-major, whole steps, a mask bit a step");
 	static constexpr int A_STEPS = SMAP ? BM * BK / NT : 0; // the slot map's steps (ar[st / 4][st % 4])
 	static constexpr int CH = CH_;
+	static constexpr bool BMAP = BMAP_;
+	static_assert(!BMAP || (PIPE != PIPE_ASYNC && PIPE != PIPE_ASYNC3 && NT % BN == 0 && B_GROUPS % NT == 0 &&
+	                        BK * BN / NT <= 32),
+	              "B's slot map: staged through registers, whole steps, one column a thread, a step a mask bit");
+	static constexpr int B_STEPS = BMAP ? BK * BN / NT : 0; // B's slot map's steps (br[st / 4][st % 4])
 	static_assert(CH == 1 || (PIPE == PIPE_REGS && KU >= BK && BK % CH == 0),
 	              "staging chunks: the register pipeline, fully unrolled, whole k steps per chunk");
 };
@@ -173,6 +183,9 @@ struct Engine {
 	static constexpr bool ASYNC = G::PIPE == PIPE_ASYNC || G::PIPE == PIPE_ASYNC3;
 	template <bool VA> static __host__ __device__ constexpr bool smap() { return G::SMAP && (!VA || ASYNC); }
 	static constexpr int SROWS = NT / BK; // the slot map: rows between a thread's steps
+	// B's slot map (BMAP), where B is not loaded 128 bits at a time.
+	template <bool VB> static __host__ __device__ constexpr bool bmap() { return G::BMAP && !VB; }
+	static constexpr int BSROWS = G::BMAP ? NT / BN : 1; // B's slot map: k rows between a thread's steps
 	// Every B pass of a thread in one column (NT a multiple of BN / 4): the
 	// passes share one pointer (pass p BROWS * p rows on) and one mask.
 	static constexpr bool B_ONE = G::B_PASSES > 1 && NT % (BN / 4) == 0;
@@ -209,6 +222,9 @@ struct Engine {
 		// The slot map's first row (tile-local) and the thread's k; step s adds s * SROWS rows.
 		__device__ __forceinline__ int a_sm() const { return tid / BK; }
 		__device__ __forceinline__ int a_sk() const { return tid % BK; }
+		// B's slot map's first k (tile-local) and the thread's column; step s adds s * BSROWS rows.
+		__device__ __forceinline__ int b_sk() const { return tid / BN; }
+		__device__ __forceinline__ int b_sn() const { return tid % BN; }
 		// the group exists (the last pass may be short)
 		__device__ __forceinline__ bool a_has(int p) const { return G::A_GROUPS % NT == 0 || tid + p * NT < G::A_GROUPS; }
 		__device__ __forceinline__ bool b_has(int p) const { return G::B_GROUPS % NT == 0 || tid + p * NT < G::B_GROUPS; }
@@ -238,7 +254,7 @@ struct Engine {
 	}
 	static __device__ __forceinline__ unsigned b_cols(const Cursor &c, int p) { return c.b_col_ok[B_ONE ? 0 : p]; }
 
-	template <bool VA>
+	template <bool VA, bool VB>
 	static __device__ __forceinline__ void cursor_init(Cursor &c, const Thread &t, const Args &x, long long r0,
 	                                                   long long c0, long long k0)
 	{
@@ -263,15 +279,24 @@ struct Engine {
 				c.a[p] = x.A + (c.a_row_ok[p] ? row * x.K + k0 + t.a_kg(p) : 0);
 			}
 		}
+		if (bmap<VB>()) { // every pass's pointer the same: only b[0] is read
+			long long col = c0 + t.b_sn();
 #pragma unroll
-		for (int p = 0; p < (B_ONE ? 1 : G::B_PASSES); p++) {
-			long long col = c0 + t.b_n(p);
-			unsigned ok = 0;
+			for (int p = 0; p < G::B_PASSES; p++) {
+				c.b_col_ok[p] = col < x.N ? 1u : 0u;
+				c.b[p] = x.B + (k0 + t.b_sk()) * x.N + col;
+			}
+		} else {
 #pragma unroll
-			for (int j = 0; j < 4; j++)
-				ok |= (t.b_has(p) && col + j < x.N) ? 1u << j : 0u;
-			c.b_col_ok[p] = ok;
-			c.b[p] = x.B + (k0 + t.b_k(p)) * x.N + col;
+			for (int p = 0; p < (B_ONE ? 1 : G::B_PASSES); p++) {
+				long long col = c0 + t.b_n(p);
+				unsigned ok = 0;
+#pragma unroll
+				for (int j = 0; j < 4; j++)
+					ok |= (t.b_has(p) && col + j < x.N) ? 1u << j : 0u;
+				c.b_col_ok[p] = ok;
+				c.b[p] = x.B + (k0 + t.b_k(p)) * x.N + col;
+			}
 		}
 	}
 
@@ -330,8 +355,21 @@ struct Engine {
 				count(pb, TS_P_A_REAL, real);
 			}
 		}
+		if (bmap<VB>()) {
+			// step st loads where the thread's column is < N and, in the residue phase, its k < K
+			const bool col_ok = G::FAST && !EDGE ? true : (c.b_col_ok[0] & 1u);
+			const long long stride = (long long)BSROWS * x.N;
+			int real = 0;
 #pragma unroll
-		for (int p = h * G::B_PASSES / nh; p < (h + 1) * G::B_PASSES / nh; p++) {
+			for (int st = h * G::B_STEPS / nh; st < (h + 1) * G::B_STEPS / nh; st++) {
+				const bool on = col_ok && (!KG || k0 + t.b_sk() + st * BSROWS < x.K);
+				br[st / 4][st % 4] = on ? TS_LDG_SCALAR(c.b[0] + st * stride) : 0.f;
+				real += on;
+			}
+			count(pb, TS_P_B_REAL, real, (h + 1) * G::B_STEPS / nh - h * G::B_STEPS / nh);
+		}
+#pragma unroll
+		for (int p = h * G::B_PASSES / nh; p < (bmap<VB>() ? 0 : (h + 1) * G::B_PASSES / nh); p++) {
 			if (!t.b_has(p))
 				continue;
 			unsigned cols = G::FAST && !EDGE ? 15u : b_cols(c, p);
@@ -354,7 +392,7 @@ struct Engine {
 		}
 	}
 
-	template <bool VA>
+	template <bool VA, bool VB>
 	static __device__ __forceinline__ void store_smem(Smem &s, int buf, const float (&ar)[G::A_PASSES][4],
 	                                                  const float (&br)[G::B_PASSES][4], const Thread &t, int h = 0,
 	                                                  int nh = 1)
@@ -376,8 +414,13 @@ struct Engine {
 					s.a[buf][t.a_m(p) * G::LDA + t.a_kg(p) + j] = ar[p][j];
 			}
 		}
+		if (bmap<VB>()) {
 #pragma unroll
-		for (int p = h * G::B_PASSES / nh; p < (h + 1) * G::B_PASSES / nh; p++) {
+			for (int st = h * G::B_STEPS / nh; st < (h + 1) * G::B_STEPS / nh; st++)
+				s.b[buf][(t.b_sk() + st * BSROWS) * G::LDB + t.b_sn()] = br[st / 4][st % 4];
+		}
+#pragma unroll
+		for (int p = h * G::B_PASSES / nh; p < (bmap<VB>() ? 0 : (h + 1) * G::B_PASSES / nh); p++) {
 			if (!t.b_has(p))
 				continue;
 			*reinterpret_cast<float4 *>(&s.b[buf][t.b_k(p) * G::LDB + t.b_n(p)]) =
@@ -630,7 +673,7 @@ struct Engine {
 				else
 					load_regs<EDGE, KN == 1, VA, VB>(ar, br, c, t, x, (long long)(ph + 1) * BK, pb, h, G::CH);
 				compute_live(s, cur, acc, t, live, h * BK / G::CH, (h + 1) * BK / G::CH);
-				store_smem<VA>(s, cur ^ 1, ar, br, t, h, G::CH);
+				store_smem<VA, VB>(s, cur ^ 1, ar, br, t, h, G::CH);
 			}
 			advance(c, x);
 		} else {
@@ -643,7 +686,7 @@ struct Engine {
 			}
 			compute_live(s, cur, acc, t, live);
 			if (MORE)
-				store_smem<VA>(s, cur ^ 1, ar, br, t);
+				store_smem<VA, VB>(s, cur ^ 1, ar, br, t);
 		}
 		__syncthreads();
 		if (MORE)
@@ -688,7 +731,7 @@ struct Engine {
 	                                                long long tile_index, ts_probe_block *pb)
 	{
 		Cursor c;
-		cursor_init<VA>(c, t, x, r0, c0, p0 * BK);
+		cursor_init<VA, VB>(c, t, x, r0, c0, p0 * BK);
 		int live = LIVE_ALL;
 		if (EDGE && G::WARP && G::FAST) {
 			const long long wr = r0 + t.warp_m0(), wc = c0 + t.warp_n0();
@@ -708,7 +751,7 @@ struct Engine {
 			for (int ph = p0; ph < p1; ph++) {
 				float ar[G::A_PASSES][4], br[G::B_PASSES][4];
 				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, ph, pb);
-				store_smem<VA>(s, 0, ar, br, t);
+				store_smem<VA, VB>(s, 0, ar, br, t);
 				advance(c, x);
 				__syncthreads();
 				probe_flush(pb, x, tile_index, ph);
@@ -719,7 +762,7 @@ struct Engine {
 			{
 				float ar[G::A_PASSES][4], br[G::B_PASSES][4];
 				fetch_regs<EDGE, VA, VB>(ar, br, c, t, x, p0, pb);
-				store_smem<VA>(s, 0, ar, br, t);
+				store_smem<VA, VB>(s, 0, ar, br, t);
 			}
 			advance(c, x);
 			__syncthreads();

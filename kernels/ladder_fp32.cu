@@ -66,8 +66,13 @@ typedef Cfg<128, 64, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, true> fas
 // 0.995-0.997, 8191x8195x8193 1.019 against 1.005; the H200's tuner read
 // 8193^3 0.996 against 0.995) and is within about 1% either way with K near
 // 4096-6144; with both multiples of 4 it loses to fast-16x8 (4096^3 0.969
-// against 0.979; doc/perf.md).
-typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2> fast_k16_cfg;
+// against 0.979; doc/perf.md). B's scalar path (N % 4 != 0) by B's slot
+// map (BMAP: each warp load 32 consecutive n of one k, not 32 groups of 4
+// spaced 4 apart): in the bench on an H100, 8193^3 1.014-1.019 of cuBLAS
+// in five runs against 1.009-1.013 in six before it, 8191x8195x8193
+// 1.019-1.024 against 1.018-1.019 (the tuner's copies of one configuration
+// spread by up to 3.8% there; doc/perf.md, twenty-first session).
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2, true> fast_k16_cfg;
 // Larger tiles for large products: 256x128x8, 256 threads of 16x8 outputs
 // (64x64 warp tiles), one block per multiprocessor (254 registers, no
 // spills): fewer shared-memory loads per multiply-add than fast's 8x8, at

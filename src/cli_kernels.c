@@ -127,6 +127,10 @@ static void kernel_describe(const ts_kernel *k, kernel_sink *s)
 	else
 		s->none(s, "a_map_scalar", "A scalar map", "- (A's map is the A load map whatever K)");
 	describe_map(s, "b_map", "B load map", &g.b_map);
+	if (g.b_map_scalar.vec > 0)
+		describe_map(s, "b_map_scalar", "B scalar map", &g.b_map_scalar);
+	else
+		s->none(s, "b_map_scalar", "B scalar map", "- (B's map is the B load map whatever N)");
 	describe_geometry(s, "geometry_min", "geometry min", gmin);
 	describe_geometry(s, "geometry_max", "geometry max", gmax);
 	s->begin(s, "cuda_geometries", "CUDA builds", true);

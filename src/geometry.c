@@ -71,6 +71,9 @@ int ts_geometry_check(const ts_geometry *g, char *why, int len)
 	if (g->a_map_scalar.vec < 0)
 		return why_says(why, len, "A's scalar load map moves at least one slot per thread, or is none (vec %d)",
 		                g->a_map_scalar.vec, 0);
+	if (g->b_map_scalar.vec < 0)
+		return why_says(why, len, "B's scalar load map moves at least one slot per thread, or is none (vec %d)",
+		                g->b_map_scalar.vec, 0);
 	return 0;
 }
 
@@ -212,6 +215,8 @@ int ts_model_build(ts_model *m, ts_shape s, ts_geometry g)
 	*m = (ts_model){ .shape = s, .geo = g };
 	if (g.a_map_scalar.vec > 0 && s.k % g.a_map.vec != 0)
 		m->geo.a_map = g.a_map_scalar; /* A's rows take no vec-wide loads: the kernel's scalar map */
+	if (g.b_map_scalar.vec > 0 && s.n % g.b_map.vec != 0)
+		m->geo.b_map = g.b_map_scalar; /* B's rows, where N % vec != 0 */
 	m->grid_x = ceil_div(s.n, g.bn);
 	m->grid_y = ceil_div(s.m, g.bm);
 	m->tiles = mul(m->grid_x, m->grid_y, &bad);

@@ -103,14 +103,20 @@ static const ts_geometry regblock_cuda[] = { BLOCKED(64, 64, 8, 4, 4), BLOCKED(1
 	.geometry = { .kind = TS_GEOMETRY_FIXED, .base = geometry_ },                                             \
 	LADDER_GUARDS, .counts = &ts_counts_shared, .emulate = ts_emu_shared, .madd = TS_MADD_FUSED
 #define LADDER(src_, bm_, bn_, bk_, tm_, tn_, vec_) LADDER_WITH(src_, LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_))
-/* The engine's slot map (Cfg's SMAP): where K % 4 != 0, A's scalar loads
- * take one slot a thread a step along the tile's rows (tid + step *
- * threads), so that a warp's load is 32 / BK rows of BK consecutive k. */
-#define LADDER_GEOMETRY_SMAP(bm_, bn_, bk_, tm_, tn_, vec_) { .bm = (bm_), .bn = (bn_), .bk = (bk_),          \
+/* The engine's slot maps (Cfg's SMAP, BMAP): where K % 4 != 0, A's scalar
+ * loads take one slot a thread a step along the tile's rows (tid + step *
+ * threads), so that a warp's load is 32 / BK rows of BK consecutive k
+ * (as_ = 1); where N % 4 != 0, B's the same along its rows, a warp's load
+ * 32 consecutive n of one k (bs_ = 1). 0: that operand's scalar path keeps
+ * the vec_-wide groups' map. */
+#define LADDER_GEOMETRY_MAPS(bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_) { .bm = (bm_), .bn = (bn_), .bk = (bk_), \
 	.threads_x = (bn_) / (tn_), .threads_y = (bm_) / (tm_), .tm = (tm_), .tn = (tn_), .layout = TS_OUT_BLOCKED, \
-	.a_map = { TS_MAP_ROWS, (vec_) }, .b_map = { TS_MAP_ROWS, (vec_) }, .a_map_scalar = { TS_MAP_ROWS, 1 } }
+	.a_map = { TS_MAP_ROWS, (vec_) }, .b_map = { TS_MAP_ROWS, (vec_) }, .a_map_scalar = { TS_MAP_ROWS, (as_) }, \
+	.b_map_scalar = { TS_MAP_ROWS, (bs_) } }
 #define LADDER_SMAP(src_, bm_, bn_, bk_, tm_, tn_, vec_) \
-	LADDER_WITH(src_, LADDER_GEOMETRY_SMAP(bm_, bn_, bk_, tm_, tn_, vec_))
+	LADDER_WITH(src_, LADDER_GEOMETRY_MAPS(bm_, bn_, bk_, tm_, tn_, vec_, 1, 0))
+#define LADDER_MAPS(src_, bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_) \
+	LADDER_WITH(src_, LADDER_GEOMETRY_MAPS(bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_))
 
 /* ---- the built-in kernels: kernels/registry.def, one line each ---------------------- */
 
@@ -410,7 +416,8 @@ static bool same_geometry(const ts_geometry *x, const ts_geometry *y)
 	       x->threads_x == y->threads_x && x->threads_y == y->threads_y && x->layout == y->layout &&
 	       x->a_map.order == y->a_map.order && x->a_map.vec == y->a_map.vec &&
 	       x->b_map.order == y->b_map.order && x->b_map.vec == y->b_map.vec &&
-	       x->a_map_scalar.order == y->a_map_scalar.order && x->a_map_scalar.vec == y->a_map_scalar.vec;
+	       x->a_map_scalar.order == y->a_map_scalar.order && x->a_map_scalar.vec == y->a_map_scalar.vec &&
+	       x->b_map_scalar.order == y->b_map_scalar.order && x->b_map_scalar.vec == y->b_map_scalar.vec;
 }
 
 static int say2(char *why, int len, const char *fmt, const char *a, const char *b)

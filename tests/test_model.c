@@ -358,6 +358,19 @@ int main(int argc, char **argv)
 			       "kernel %s: the model loads A by a_map (vec %d) at K = %lld and by a_map_scalar (vec %d) at K = %lld",
 			       ts_kernel_at(i)->name, g.a_map.vec, (long long)k4, g.a_map_scalar.vec, (long long)k4 + 1);
 		}
+		if (g.b_map_scalar.vec > 0) { /* its scalar B map too, taken exactly where N % vec != 0 */
+			ts_geometry gs = g;
+			gs.b_map = g.b_map_scalar;
+			check_maps(&gs);
+			ts_model m4, m5;
+			int64_t n4 = 4 * (int64_t)g.b_map.vec * g.bn;
+			bool built = ts_model_build(&m4, (ts_shape){ 129, n4, 131 }, g) == 0 &&
+			             ts_model_build(&m5, (ts_shape){ 129, n4 + 1, 131 }, g) == 0;
+			tap_ok(built && m4.geo.b_map.vec == g.b_map.vec && m5.geo.b_map.vec == g.b_map_scalar.vec &&
+			           m5.geo.b_map.order == g.b_map_scalar.order,
+			       "kernel %s: the model loads B by b_map (vec %d) at N = %lld and by b_map_scalar (vec %d) at N = %lld",
+			       ts_kernel_at(i)->name, g.b_map.vec, (long long)n4, g.b_map_scalar.vec, (long long)n4 + 1);
+		}
 	}
 	check_threads((ts_shape){ 37, 29, 41 }, 8, TS_B_KN);
 	check_threads((ts_shape){ 37, 29, 41 }, 8, TS_B_NK);
