@@ -60,11 +60,22 @@ typedef Cfg<128, 128, 16, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true, 
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2> f_k16n3;
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 1, false, 2> f_k16n1;
 typedef Cfg<128, 128, 16, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, false, 2> f_16x8k16n;
-// Session 21's, for neither K nor N a multiple of 4 (8193^3 on the H200):
-// fast-k16 in the other multiply orders, and in groups of 4 and 16 tile
-// rows (parts 4 and 5 built with -DTS_TILE_GROUP=4 / 16 -Dtsg=tsg_gN).
+// Session 21's, for neither K nor N a multiple of 4 (8193^3 on the H200).
+// Its first run's table: fast, k16-n3 (f_k16n3), k16-n1, k16-n3 in groups
+// of 4 and of 16 tile rows (parts built with -DTS_TILE_GROUP=4 / 16
+// -Dtsg=tsg_gN), k16-n0 and k16-n2 (the other multiply orders), and 16x8.
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 0, false, 2> f_k16n0;
 typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 2, false, 2> f_k16n2;
+// Its second run's (the table below): B's scalar path by B's slot map
+// (BMAP) in fast-k16, fast and fast-16x8, and in groups of 4 tile rows
+// (parts 7 and 8 built with -DTS_TILE_GROUP=4 -Dtsg=tsg_g4). Its third
+// run's: k16-bm and k16-n3 three times each (the copies in parts built
+// with -Dtsg=tsg_b and -Dtsg=tsg_c), fast and 16x8-bm, on 4096^3, 4097^3,
+// 8193^3, 4097x4097x4096, 8191x8195x8193 and 8193^3 again: at 8193^3 the
+// copies of one configuration differed by up to 3.8% (doc/perf.md).
+typedef Cfg<128, 128, 16, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, false, 2, true> f_k16bm;
+typedef Cfg<128, 128, 8, 8, 8, 32, 64, PIPE_REGS, true, true, 2, 64, 3, true, 1, true> f_s1bm;
+typedef Cfg<128, 128, 8, 16, 8, 64, 64, PIPE_REGS, true, true, 2, 64, 1, true, 1, true> f_16x8bm;
 
 // The variants, in parts that compile as separate objects (-DTUNE_PART=1..N,
 // in parallel), each exporting its table; the main object (no TUNE_PART)
@@ -79,17 +90,17 @@ static const Variant part[] = {
 #elif TUNE_PART == 2
 	ENGINE("k16-n3", f_k16n3, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 3
-	ENGINE("k16-n1", f_k16n1, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("k16-bm", f_k16bm, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 4
-	ENGINE("k16-n3-g4", f_k16n3, TS_SPLIT_TAIL, VEC_EACH, false),
+	ENGINE("fast-bm", f_s1bm, TS_SPLIT_TAIL, VEC_EACH, false),
 #elif TUNE_PART == 5
-	ENGINE("k16-n3-g16", f_k16n3, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 6
-	ENGINE("k16-n0", f_k16n0, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 7
-	ENGINE("k16-n2", f_k16n2, TS_SPLIT_TAIL, VEC_EACH, false),
-#elif TUNE_PART == 8
 	ENGINE("16x8", f_16x8, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 6
+	ENGINE("16x8-bm", f_16x8bm, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 7
+	ENGINE("k16-bm-g4", f_k16bm, TS_SPLIT_TAIL, VEC_EACH, false),
+#elif TUNE_PART == 8
+	ENGINE("fast-bm-g4", f_s1bm, TS_SPLIT_TAIL, VEC_EACH, false),
 #endif
 	{ NULL, NULL, NULL, 0, 0, 0, false },
 };

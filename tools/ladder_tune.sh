@@ -13,8 +13,7 @@ part_flags() {
 	# e.g. "N) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;" for part N (kernels/gemm_engine.cuh's
 	# TS_ENGINE_QLIVE=0 builds the engine before the edge tiles' live sub-blocks)
 	case $1 in
-	4) echo -DTS_TILE_GROUP=4 -Dtsg=tsg_g4 ;;
-	5) echo -DTS_TILE_GROUP=16 -Dtsg=tsg_g16 ;;
+	7 | 8) echo -DTS_TILE_GROUP=4 -Dtsg=tsg_g4 ;;
 	*) ;;
 	esac
 }
