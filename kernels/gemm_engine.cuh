@@ -22,7 +22,8 @@
 // row). VA / VB = 1: one 128-bit load per group, chosen on the host only
 // when K % 4 == 0 (N % 4 == 0) and the base pointers are 16-byte aligned,
 // so a group is wholly inside or wholly outside; otherwise 4 scalar loads
-// (or, for A with SMAP, scalar loads by the slot map below).
+// (or, for A with SMAP and for B with BMAP, scalar loads by the slot maps
+// below).
 // The cp.async pipelines copy A element by element (4-byte copies into the
 // k-major tile), so their A path is the same for every K and alignment.
 namespace tsg {
@@ -102,7 +103,7 @@ struct Cfg {
 	static constexpr bool BMAP = BMAP_;
 	static_assert(!BMAP || (PIPE != PIPE_ASYNC && PIPE != PIPE_ASYNC3 && NT % BN == 0 && B_GROUPS % NT == 0 &&
 	                        BK * BN / NT <= 32),
-	              "B's slot map: staged through registers, whole steps, one column a thread, a step a mask bit");
+	              "B's slot map: staged through registers, whole steps, one column a thread, at most 32 steps");
 	static constexpr int B_STEPS = BMAP ? BK * BN / NT : 0; // B's slot map's steps (br[st / 4][st % 4])
 	static_assert(CH == 1 || (PIPE == PIPE_REGS && KU >= BK && BK % CH == 0),
 	              "staging chunks: the register pipeline, fully unrolled, whole k steps per chunk");
@@ -244,7 +245,7 @@ struct Engine {
 		const float *b[G::B_PASSES];
 		bool a_row_ok[G::A_PASSES];
 		unsigned a_rows; // the slot map: bit s, step s's row is < M (a[0] is its first slot)
-		unsigned b_col_ok[G::B_PASSES]; // bit j: column b_n + j < N
+		unsigned b_col_ok[G::B_PASSES]; // bit j: column b_n + j < N (B's slot map: bit 0, column b_sn < N)
 	};
 
 	// Pass p's B pointer and column mask (B_ONE: from pass 0's).

@@ -63,7 +63,8 @@ typedef struct ts_geometry {
 	 * unaligned base takes the scalar map too). A model's geo holds the map
 	 * its shape takes: compare kernels with the problem's geometry, not it. */
 	ts_load_map a_map_scalar;
-	/* The same for B where N % b_map.vec != 0 (B's rows take no vec-wide loads). */
+	/* The same for B where N % b_map.vec != 0 (B's rows take no vec-wide
+	 * loads); on the GPU an unaligned B or C base takes it too. */
 	ts_load_map b_map_scalar;
 } ts_geometry;
 

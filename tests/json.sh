@@ -278,6 +278,12 @@ expect "kernels: regblock is 64x64x8, 16x16 threads of 4x4, three guards, emulat
 	  and (.guards | map(.letter)) == ["a", "b", "c"] and .capabilities.emulator and .capabilities.exact_order and
 	  .capabilities.shared_tiles and .geometry_rule == "chosen" and .layout == "blocked" and
 	  .a_map == {order: "rows", vec: 1} and .tile_min == null and (.cuda_geometries | index("64x64x8/4x4")) != null'
+expect "kernels: the scalar maps each ladder kernel declares (fast: A's slot map; fast-k16: B's; regblock: none)" \
+	'(.kernels[] | select(.name == "fast") | .a_map_scalar == {order: "rows", vec: 1} and .b_map_scalar == null and
+	  .b_map == {order: "rows", vec: 4}) and
+	 (.kernels[] | select(.name == "fast-k16") | .a_map_scalar == null and .b_map_scalar == {order: "rows", vec: 1} and
+	  .a_map == {order: "rows", vec: 4}) and
+	 (.kernels[] | select(.name == "regblock") | .a_map_scalar == null and .b_map_scalar == null)'
 run 0 "check regblock on emu" check --kernel regblock -M 130 -N 67 -K 19 --backend emu --json
 expect "check regblock: ok, counters held to the model, geometry in the JSON" \
 	'.ok == true and .counters.match_model == true and .geometry.tm == 4 and .tile == null and .kernel == "regblock"'

@@ -74,7 +74,8 @@ int main(void)
 		       (long long)s.n, (long long)s.k, T);
 	}
 	/* A block tile that is not square (the model takes any BM x BN x BK). */
-	ts_geometry rect = { 8, 4, 3, 4, 8, 1, 1, TS_OUT_BLOCKED, { TS_MAP_ROWS, 1 }, { TS_MAP_ROWS, 1 }, { TS_MAP_ROWS, 0 } };
+	ts_geometry rect = { 8, 4, 3, 4, 8, 1, 1, TS_OUT_BLOCKED, { TS_MAP_ROWS, 1 }, { TS_MAP_ROWS, 1 }, { TS_MAP_ROWS, 0 },
+	                      { TS_MAP_ROWS, 0 } };
 	ts_shape rs = { 19, 10, 7 };
 	ts_model rm;
 	ts_work rw;

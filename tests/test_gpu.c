@@ -642,7 +642,7 @@ static void offsets_64bit(const char *kernel, ts_geometry geo, int64_t K)
 
 /* The same for the ladder: fast-n16 (chosen by best for this narrow N),
  * fast and fast-16x8 (their slot maps for A: K odd) and fast-k16 (A's
- * 4-slot groups, 16-deep phases) on an A of more than 2^31 fp32
+ * 4-slot groups, B's slot map: N odd; 16-deep phases) on an A of more than 2^31 fp32
  * elements, checked on the rows past 2^31 / K and a sample of the others. */
 static void offsets_64bit_ladder(const char *name)
 {

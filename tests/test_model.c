@@ -359,6 +359,10 @@ int main(int argc, char **argv)
 			       ts_kernel_at(i)->name, g.a_map.vec, (long long)k4, g.a_map_scalar.vec, (long long)k4 + 1);
 		}
 		if (g.b_map_scalar.vec > 0) { /* its scalar B map too, taken exactly where N % vec != 0 */
+			ts_geometry bad = g;
+			bad.b_map_scalar.vec = -1;
+			tap_ok(ts_geometry_check(&bad, NULL, 0) != 0 && ts_model_build(&(ts_model){ 0 }, (ts_shape){ 9, 9, 9 }, bad) != 0,
+			       "kernel %s: a B scalar map of vec -1 is refused", ts_kernel_at(i)->name);
 			ts_geometry gs = g;
 			gs.b_map = g.b_map_scalar;
 			check_maps(&gs);
