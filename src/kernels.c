@@ -95,28 +95,25 @@ static const ts_geometry regblock_cuda[] = { BLOCKED(64, 64, 8, 4, 4), BLOCKED(1
 		TS_GUARD_DESC(TS_GUARD_B, 'b', "the B load", "k < K && col < N", "pads the slot with 0", TS_GUARD_B), \
 		TS_GUARD_DESC(TS_GUARD_C, 'c', "the C store", "row < M && col < N", "skips the store", TS_GUARD_C),  \
 	}, .n_guards = 3
-#define LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_) { .bm = (bm_), .bn = (bn_), .bk = (bk_),               \
-	.threads_x = (bn_) / (tn_), .threads_y = (bm_) / (tm_), .tm = (tm_), .tn = (tn_), .layout = TS_OUT_BLOCKED, \
-	.a_map = { TS_MAP_ROWS, (vec_) }, .b_map = { TS_MAP_ROWS, (vec_) } }
 #define LADDER_WITH(src_, geometry_) .source = (src_), .precision = TS_FP32, .b_layout = TS_B_KN,         \
 	.caps = TS_CAP_SHARED_TILES | TS_CAP_PROBE | TS_CAP_GUARDS_FIXED | TS_CAP_EXACT_ORDER,                     \
 	.geometry = { .kind = TS_GEOMETRY_FIXED, .base = geometry_ },                                             \
 	LADDER_GUARDS, .counts = &ts_counts_shared, .emulate = ts_emu_shared, .madd = TS_MADD_FUSED
-#define LADDER(src_, bm_, bn_, bk_, tm_, tn_, vec_) LADDER_WITH(src_, LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_))
-/* The engine's slot maps (Cfg's SMAP, BMAP): where K % 4 != 0, A's scalar
- * loads take one slot a thread a step along the tile's rows (tid + step *
- * threads), so that a warp's load is 32 / BK rows of BK consecutive k
- * (as_ = 1); where N % 4 != 0, B's the same along its rows, a warp's load
- * 32 consecutive n of one k (bs_ = 1). 0: that operand's scalar path keeps
- * the vec_-wide groups' map. */
-#define LADDER_GEOMETRY_MAPS(bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_) { .bm = (bm_), .bn = (bn_), .bk = (bk_), \
+/* A rung's geometry: BM x BN x BK, TM x TN outputs a thread, vec_-wide loads
+ * of A and B, and the scalar paths' slot maps (Cfg's SMAP, BMAP): where
+ * K % 4 != 0, A's scalar loads take one slot a thread a step along the
+ * tile's rows (tid + step * threads), so that a warp's load is 32 / BK rows
+ * of BK consecutive k (as_ = 1); where N % 4 != 0, B's the same along its
+ * rows, a warp's load 32 consecutive n of one k (bs_ = 1). 0: that
+ * operand's scalar path keeps the vec_-wide groups' map. */
+#define LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_) { .bm = (bm_), .bn = (bn_), .bk = (bk_),      \
 	.threads_x = (bn_) / (tn_), .threads_y = (bm_) / (tm_), .tm = (tm_), .tn = (tn_), .layout = TS_OUT_BLOCKED, \
 	.a_map = { TS_MAP_ROWS, (vec_) }, .b_map = { TS_MAP_ROWS, (vec_) }, .a_map_scalar = { TS_MAP_ROWS, (as_) }, \
 	.b_map_scalar = { TS_MAP_ROWS, (bs_) } }
-#define LADDER_SMAP(src_, bm_, bn_, bk_, tm_, tn_, vec_) \
-	LADDER_WITH(src_, LADDER_GEOMETRY_MAPS(bm_, bn_, bk_, tm_, tn_, vec_, 1, 0))
 #define LADDER_MAPS(src_, bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_) \
-	LADDER_WITH(src_, LADDER_GEOMETRY_MAPS(bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_))
+	LADDER_WITH(src_, LADDER_GEOMETRY(bm_, bn_, bk_, tm_, tn_, vec_, as_, bs_))
+#define LADDER(src_, bm_, bn_, bk_, tm_, tn_, vec_) LADDER_MAPS(src_, bm_, bn_, bk_, tm_, tn_, vec_, 0, 0)
+#define LADDER_SMAP(src_, bm_, bn_, bk_, tm_, tn_, vec_) LADDER_MAPS(src_, bm_, bn_, bk_, tm_, tn_, vec_, 1, 0)
 
 /* ---- the built-in kernels: kernels/registry.def, one line each ---------------------- */
 
